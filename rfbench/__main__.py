@@ -1,0 +1,3 @@
+from rfbench.cli import main
+
+main()

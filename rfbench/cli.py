@@ -1,0 +1,46 @@
+"""Command-line entry points: ``rfbench`` (a Hydra app) and ``rfbench-aggregate``."""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+import hydra
+from omegaconf import DictConfig
+
+from rfbench import experiment
+from rfbench.config import ConfigError
+from rfbench.dataset import DatasetError
+
+log = logging.getLogger("rfbench")
+
+
+@hydra.main(version_base="1.3", config_path="../configs", config_name="config")
+def main(cfg: DictConfig) -> None:
+    """Run one composed experiment (Hydra runs this once per job of a multirun)."""
+    try:
+        experiment.run(cfg)
+    except (ConfigError, DatasetError) as err:
+        log.error("%s", err)
+        print(f"rfbench: error: {err}", file=sys.stderr)
+        sys.exit(2)
+
+
+def aggregate(argv: list[str] | None = None) -> None:
+    """Gather every run below a results directory into one CSV and one figure per metric."""
+    from rfbench import plotting, results
+
+    parser = argparse.ArgumentParser(prog="rfbench-aggregate", description=aggregate.__doc__)
+    parser.add_argument("root", type=Path, help="e.g. results/default")
+    parser.add_argument("--metrics", nargs="+", default=["test_accuracy", "gram_error", "time_fit"])
+    args = parser.parse_args(argv)
+    trials = results.collect(args.root)
+    results.write_csv(args.root / "all_trials.csv", trials)
+    summary = results.summarize(trials, by=plotting.SERIES + ["dataset.name", "m_over_d"])
+    results.write_csv(args.root / "all_summary.csv", summary)
+    for metric in args.metrics:
+        if metric in trials:
+            path = plotting.metric_vs_m(trials, metric, args.root / f"{metric}.png")
+            print(f"wrote {path}")
+    print(f"wrote {args.root / 'all_trials.csv'} ({len(trials)} trials) and {args.root / 'all_summary.csv'}")

@@ -1,0 +1,121 @@
+"""Validation of a composed rfbench config and the values derived from it.
+
+Every check runs before any data is loaded, so a typo costs nothing, and every
+message names the field, the bad value and what is allowed.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Mapping
+
+from omegaconf import DictConfig, OmegaConf
+
+#: Which kernels each feature map can approximate (None: any kernel with a spectral measure).
+SUPPORTED_KERNELS: dict[str, tuple[str, ...] | None] = {
+    "rff": ("gaussian",),
+    "askrff": ("gaussian", "shift_gaussian", "sinh_gaussian", "cosh_gaussian"),
+    "identity": ("linear",),
+}
+CLASSIFIERS = ("liblinear", "none")
+
+#: Config keys that change how a run executes, not what it computes; excluded from run ids.
+EXECUTION_KEYS = (
+    "experiment.name", "experiment.trials", "experiment.results_dir", "experiment.force",
+    "experiment.blas_threads", "experiment.chunk_rows", "experiment.gram_block",
+)
+
+
+class ConfigError(ValueError):
+    """An invalid configuration value, reported before any work starts."""
+
+
+def to_dict(cfg: DictConfig | Mapping) -> dict[str, Any]:
+    """The resolved config as plain Python containers (without the hydra node)."""
+    if isinstance(cfg, DictConfig):
+        cfg = OmegaConf.to_container(cfg, resolve=True)
+    return {k: v for k, v in dict(cfg).items() if k != "hydra"}
+
+
+def flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested mapping -> {"a.b.c": value}; lists become JSON strings (one CSV cell each)."""
+    flat: dict[str, Any] = {}
+    for key, value in tree.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            flat.update(flatten(value, name + "."))
+        else:
+            flat[name] = json.dumps(value) if isinstance(value, (list, tuple)) else value
+    return flat
+
+
+def run_id(cfg: Mapping[str, Any]) -> str:
+    """Stable 12-hex id of everything that determines a run's numbers (see EXECUTION_KEYS)."""
+    flat = {k: v for k, v in flatten(cfg).items() if k not in EXECUTION_KEYS}
+    blob = json.dumps(flat, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:12]
+
+
+def _require(ok: bool, field: str, value: Any, allowed: str) -> None:
+    if not ok:
+        raise ConfigError(f"{field}={value!r} is invalid: {allowed}")
+
+
+def n_components(fmap: Mapping[str, Any], d: int) -> int:
+    """Number of random frequencies M: ``n_components`` if set, else round(m_over_d * d)."""
+    if fmap.get("n_components") is not None:
+        return int(fmap["n_components"])
+    return max(1, round(float(fmap["m_over_d"]) * d))
+
+
+def validate(cfg: Mapping[str, Any]) -> None:
+    """Raise ConfigError on the first invalid value of a composed config."""
+    exp, fmap, kern, clf = cfg["experiment"], cfg["feature_map"], cfg["kernel"], cfg["classifier"]
+    _require(isinstance(exp["trials"], int) and exp["trials"] >= 1,
+             "experiment.trials", exp["trials"], "an integer >= 1")
+    _require(isinstance(exp["n_gram"], int) and exp["n_gram"] >= 0,
+             "experiment.n_gram", exp["n_gram"], "an integer >= 0 (0 skips the Gram error)")
+    for key in ("gram_block", "chunk_rows"):
+        _require(isinstance(exp[key], int) and exp[key] >= 1, f"experiment.{key}", exp[key],
+                 "an integer >= 1")
+    _validate_feature_map(fmap, kern["name"])
+    if "sigma" in kern:
+        _require(kern["sigma"] is not None and float(kern["sigma"]) > 0,
+                 "kernel.sigma", kern["sigma"], "a bandwidth > 0")
+    _validate_classifier(clf)
+
+
+def _validate_feature_map(fmap: Mapping[str, Any], kernel: str) -> None:
+    name = fmap["name"]
+    _require(name in SUPPORTED_KERNELS, "feature_map", name, f"choose one of {sorted(SUPPORTED_KERNELS)}")
+    supported = SUPPORTED_KERNELS[name]
+    if kernel not in supported:
+        raise ConfigError(
+            f"feature_map={name} cannot approximate kernel={kernel}: it supports "
+            f"kernel={'|'.join(supported)}. Kernels with a spectral measure take feature_map=askrff; "
+            "kernel=linear takes feature_map=identity.")
+    if name == "identity":
+        return
+    if fmap.get("n_components") is not None:
+        m = fmap["n_components"]
+        _require(isinstance(m, int) and m >= 1, "feature_map.n_components", m,
+                 "an integer >= 1 (or null to use m_over_d)")
+    else:
+        r = fmap.get("m_over_d")
+        _require(isinstance(r, (int, float)) and r > 0, "feature_map.m_over_d", r,
+                 "a number > 0 (M = round(m_over_d * d)), or set feature_map.n_components")
+    if name == "askrff":
+        _require(isinstance(fmap["n_subset"], int) and fmap["n_subset"] >= 3,
+                 "feature_map.n_subset", fmap["n_subset"],
+                 "an integer >= 3 (points of the total-mass least squares (12))")
+
+
+def _validate_classifier(clf: Mapping[str, Any]) -> None:
+    _require(clf["name"] in CLASSIFIERS, "classifier", clf["name"], f"choose one of {list(CLASSIFIERS)}")
+    if clf["name"] == "none":
+        return
+    grid = clf["log2_C"]
+    _require(isinstance(grid, list) and len(grid) > 0, "classifier.log2_C", grid,
+             "a non-empty list of exponents, e.g. [-5, ..., 5]")
+    _require(isinstance(clf["cv"], int) and clf["cv"] >= 1, "classifier.cv", clf["cv"],
+             "an integer >= 1 (1: no cross-validation)")

@@ -1,0 +1,186 @@
+"""The trial runner: one composed config -> N independent trials -> tidy CSVs.
+
+For trial t (seeded by ``SeedSequence(experiment.seed, spawn_key=(t,))``) it
+samples the feature map on the training split, measures the relative Gram error
+||K - K~||_F / ||K||_F on ``n_gram`` random training points, trains the
+classifier on the features (C by cross-validation) and scores the test split in
+chunks, timing each stage.  Trials already in ``trials.csv`` are skipped.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from omegaconf import OmegaConf
+from threadpoolctl import threadpool_limits
+
+from rfbench import config as config_
+from rfbench.classifier import LibLinearClassifier
+from rfbench.dataset import Dataset, load_dataset
+from rfbench.feature_map import FEATURE_MAPS
+from rfbench.kernel import Kernel, make_kernel
+from rfbench.metrics import relative_gram_error
+from rfbench.results import read_trials, summarize, write_atomic, write_csv
+
+log = logging.getLogger("rfbench")
+
+
+def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
+    """Run (or resume) every trial of a resolved config; return its trials table."""
+    cfg = config_.to_dict(cfg)
+    config_.validate(cfg)
+    exp = cfg["experiment"]
+    rid = config_.run_id(cfg)
+    out = Path(exp["results_dir"]) / exp["name"] / "runs" / rid
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
+    with _log_to(out / "run.log"), threadpool_limits(limits=exp["blas_threads"]):
+        data = load_dataset(cfg["dataset"])
+        _check_sizes(cfg, data)
+        kernel = make_kernel(cfg["kernel"]["name"], data.d, **_kernel_params(cfg))
+        trials = read_trials(out / "trials.csv") if not exp["force"] else pd.DataFrame()
+        done = set(trials["trial"]) if len(trials) else set()
+        log.info("run %s: %s, %d trial(s) to do in %s", rid, _describe(cfg),
+                 exp["trials"] - len(done & set(range(exp["trials"]))), out)
+        for t in range(exp["trials"]):
+            if t in done:
+                continue
+            row = {**config_.flatten(cfg), "run_id": rid, "trial": t,
+                   "seed": exp["seed"], **_trial(cfg, data, kernel, t)}
+            trials = pd.concat([trials, pd.DataFrame([row])], ignore_index=True)
+            write_csv(out / "trials.csv", trials)
+            log.info("trial %d: %s", t, _format_metrics(row))
+        summary = summarize(trials[trials["trial"] < exp["trials"]])
+        write_csv(out / "summary.csv", summary)
+        log.info("summary over %d trials: %s", exp["trials"], _format_summary(summary))
+    return trials
+
+
+def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int) -> dict[str, Any]:
+    """One trial: sample the map, measure the Gram error, train and test."""
+    exp = cfg["experiment"]
+    fmap_seed, gram_seed, clf_seed = (
+        int(s.generate_state(1)[0])
+        for s in np.random.SeedSequence(exp["seed"], spawn_key=(t,)).spawn(3))
+    fmap = build_feature_map(cfg, data.d, fmap_seed)
+    row: dict[str, Any] = {"d": data.d, "n_train": len(data.y_train), "n_test": len(data.y_test),
+                           "n_classes": data.n_classes, "deviations": "; ".join(data.deviations)}
+    start = time.perf_counter()
+    fmap.fit(data.X_train)
+    row["time_fit"] = time.perf_counter() - start
+    row.update(_fitted_stats(fmap, data.d))
+    if exp["n_gram"]:
+        start = time.perf_counter()
+        row["gram_error"] = _gram_error(cfg, data, kernel, fmap, gram_seed)
+        row["time_gram"] = time.perf_counter() - start
+    if cfg["classifier"]["name"] != "none":
+        row.update(_classify(cfg, data, fmap, clf_seed))
+    return row
+
+
+def build_feature_map(cfg: Mapping[str, Any], d: int, random_state: int):
+    """The (unfitted) scikit-learn transformer described by ``cfg['feature_map']``."""
+    fmap = dict(cfg["feature_map"])
+    name = fmap.pop("name")
+    params = {k: v for k, v in fmap.items() if k not in ("m_over_d", "n_components")}
+    if name == "identity":
+        return FEATURE_MAPS[name](**params)
+    params.update(n_components=config_.n_components(cfg["feature_map"], d), random_state=random_state)
+    if name == "rff":
+        params["sigma"] = cfg["kernel"]["sigma"]
+    else:
+        params.update(kernel=cfg["kernel"]["name"], kernel_params=_kernel_params(cfg))
+    return FEATURE_MAPS[name](**params)
+
+
+def _kernel_params(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in cfg["kernel"].items() if k != "name" and v is not None}
+
+
+def _fitted_stats(fmap, d: int) -> dict[str, Any]:
+    """Sizes, total masses and acceptance rates of a fitted map, for the result row."""
+    stats: dict[str, Any] = {"M": getattr(fmap, "n_components", d),
+                             "m_over_d": getattr(fmap, "n_components", d) / d}
+    for part, mass in getattr(fmap, "total_masses_", {}).items():
+        stats[f"mass_{part}"] = mass
+    for part, rate in getattr(fmap, "acceptance_rates_", {}).items():
+        stats[f"acceptance_{part}"] = rate
+    return stats
+
+
+def _gram_error(cfg: dict, data: Dataset, kernel: Kernel, fmap, seed: int) -> float:
+    rng = np.random.default_rng(seed)
+    X = data.X_train[rng.choice(len(data.X_train), cfg["experiment"]["n_gram"], replace=False)]
+    K = kernel(X, X)
+    if cfg["feature_map"].get("part") == "symmetric":
+        K = (K + K.T) / 2  # "Sym" approximates the symmetric part of the kernel
+    return relative_gram_error(K, fmap, X, block_size=cfg["experiment"]["gram_block"])
+
+
+def _classify(cfg: dict, data: Dataset, fmap, seed: int) -> dict[str, Any]:
+    clf_cfg, chunk = cfg["classifier"], cfg["experiment"]["chunk_rows"]
+    start = time.perf_counter()
+    Z = fmap.transform(data.X_train)
+    row: dict[str, Any] = {"n_features": Z.shape[1], "time_transform": time.perf_counter() - start}
+    clf = LibLinearClassifier(solver=clf_cfg["solver"], C_grid=[2.0 ** e for e in clf_cfg["log2_C"]],
+                              cv=clf_cfg["cv"], bias=clf_cfg["bias"], tol=clf_cfg["tol"],
+                              random_state=seed)
+    start = time.perf_counter()
+    clf.fit(Z, data.y_train)
+    row["time_train"] = time.perf_counter() - start
+    del Z
+    start = time.perf_counter()
+    correct = sum(int(np.sum(clf.predict(fmap.transform(data.X_test[i:i + chunk]))
+                             == data.y_test[i:i + chunk]))
+                  for i in range(0, len(data.X_test), chunk))
+    row["time_predict"] = time.perf_counter() - start
+    row.update(test_accuracy=correct / len(data.y_test), C=clf.C_,
+               cv_accuracy=float(np.max(clf.cv_scores_)) if clf.cv_scores_ is not None else np.nan)
+    return row
+
+
+def _check_sizes(cfg: dict, data: Dataset) -> None:
+    n_gram, n = cfg["experiment"]["n_gram"], len(data.y_train)
+    if n_gram > n:
+        raise config_.ConfigError(
+            f"experiment.n_gram={n_gram} is invalid: dataset {data.name} has only {n} training "
+            f"points; choose 0 <= n_gram <= {n}")
+
+
+def _describe(cfg: dict) -> str:
+    fmap = cfg["feature_map"]
+    size = f" M/d={fmap.get('m_over_d')}" if fmap["name"] != "identity" else ""
+    return f"dataset={cfg['dataset']['name']} kernel={cfg['kernel']['name']} feature_map={fmap['name']}{size}"
+
+
+def _format_metrics(row: Mapping[str, Any]) -> str:
+    keys = ("test_accuracy", "gram_error", "C", "time_fit", "time_train")
+    return ", ".join(f"{k}={row[k]:.4g}" for k in keys if k in row)
+
+
+def _format_summary(summary: pd.DataFrame) -> str:
+    parts = []
+    for metric in ("test_accuracy", "gram_error", "time_fit", "time_train"):
+        if f"{metric}_mean" in summary:
+            rec = summary.iloc[0]
+            parts.append(f"{metric} = {rec[f'{metric}_mean']:.4f} +- {rec[f'{metric}_std']:.4f}")
+    return "; ".join(parts)
+
+
+@contextlib.contextmanager
+def _log_to(path: Path) -> Iterator[None]:
+    """Also write the rfbench log of this run to ``path``."""
+    handler = logging.FileHandler(path)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        handler.close()

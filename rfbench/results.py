@@ -1,0 +1,70 @@
+"""Tidy result files: one row per trial, written atomically, resumable.
+
+Layout under ``<results_dir>/<experiment.name>/runs/<run_id>/``:
+
+- ``trials.csv``  one row per trial: every config value flattened into columns
+  (``dataset.name``, ``feature_map.m_over_d``, ...), ``run_id``, ``trial``, ``seed``,
+  derived sizes, metrics and timings;
+- ``summary.csv`` mean, std and count of every numeric metric over the trials;
+- ``config.yaml`` the resolved config; ``run.log`` the run's log.
+
+Every file is written to a temporary name in the same directory and renamed into
+place, so an interrupted run never leaves a half-written file, and a rerun reads
+``trials.csv`` to skip the trials it already holds.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterable
+
+import pandas as pd
+
+#: Per-trial measurements (everything else in a row describes the run).
+METRICS = (
+    "gram_error", "test_accuracy", "cv_accuracy", "C",
+    "time_fit", "time_transform", "time_train", "time_predict", "time_gram",
+)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file and an atomic rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_csv(path: Path, frame: pd.DataFrame) -> None:
+    write_atomic(path, frame.to_csv(index=False))
+
+
+def read_trials(path: Path) -> pd.DataFrame:
+    """Trials already recorded at ``path`` (empty frame when there are none)."""
+    return pd.read_csv(path) if path.exists() else pd.DataFrame()
+
+
+def summarize(trials: pd.DataFrame, by: Iterable[str] = ("run_id",)) -> pd.DataFrame:
+    """Mean, std (ddof=1) and count of every metric present, per group."""
+    by = [c for c in by if c in trials.columns]
+    metrics = [m for m in trials.columns if m in METRICS or m.startswith(("mass_", "acceptance_"))]
+    grouped = trials.groupby(by, sort=False, dropna=False)[metrics]
+    stats = grouped.agg(["mean", "std", "count"])
+    stats.columns = [f"{metric}_{stat}" for metric, stat in stats.columns]
+    return stats.reset_index()
+
+
+def collect(root: Path) -> pd.DataFrame:
+    """All trials of all runs below ``root`` (e.g. one experiment's sweep) in one frame."""
+    files = sorted(root.rglob("runs/*/trials.csv"))
+    if not files:
+        raise FileNotFoundError(f"no runs/*/trials.csv below {root}")
+    return pd.concat([pd.read_csv(f) for f in files], ignore_index=True)

@@ -1,0 +1,109 @@
+"""End-to-end runs of the ``rfbench`` command on real (mirrored) spambase."""
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from rfbench.results import METRICS
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow
+
+
+def rfbench(tmp_path, *overrides):
+    flags = [o for o in overrides if o.startswith("-")]
+    cmd = [sys.executable, "-m", "rfbench", *flags, f"experiment.results_dir={tmp_path}",
+           "experiment.trials=2", "experiment.n_gram=300",
+           *(o for o in overrides if not o.startswith("-"))]
+    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+
+
+def run_dir(tmp_path, name="default"):
+    (path,) = (tmp_path / name / "runs").iterdir()
+    return path
+
+
+@pytest.fixture(scope="module")
+def rff_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("rff")
+    proc = rfbench(tmp, "dataset=spambase", "kernel=gaussian", "feature_map=rff",
+                   "feature_map.m_over_d=2")
+    assert proc.returncode == 0, proc.stderr
+    return tmp, proc
+
+
+def test_run_writes_trials_summary_config_and_log(rff_run):
+    tmp, proc = rff_run
+    out = run_dir(tmp)
+    assert {p.name for p in out.iterdir()} >= {"trials.csv", "summary.csv", "config.yaml", "run.log"}
+    trials = pd.read_csv(out / "trials.csv")
+    assert list(trials["trial"]) == [0, 1]
+    config_columns = {"dataset.name", "kernel.name", "kernel.sigma", "feature_map.name",
+                      "feature_map.m_over_d", "classifier.log2_C", "experiment.seed"}
+    assert config_columns <= set(trials.columns)
+    assert set(METRICS) <= set(trials.columns)
+    assert (trials["M"] == 114).all() and (trials["n_features"] == 228).all()
+    assert (trials["n_train"] == 2760).all() and (trials["n_test"] == 1841).all()
+    assert trials["gram_error"].between(0, 1).all()
+    summary = pd.read_csv(out / "summary.csv")
+    assert summary.loc[0, "test_accuracy_mean"] == pytest.approx(trials["test_accuracy"].mean())
+    assert "test_accuracy = " in proc.stderr + proc.stdout
+
+
+def test_rff_beats_the_linear_baseline(rff_run, tmp_path):
+    tmp, _ = rff_run
+    rff = pd.read_csv(run_dir(tmp) / "trials.csv")["test_accuracy"].mean()
+    proc = rfbench(tmp_path, "dataset=spambase", "kernel=linear", "feature_map=identity")
+    assert proc.returncode == 0, proc.stderr
+    linear = pd.read_csv(run_dir(tmp_path) / "trials.csv")
+    assert (linear["gram_error"] < 1e-12).all()  # no approximation at all
+    assert rff > linear["test_accuracy"].mean()
+
+
+def test_rerun_resumes_and_same_seed_gives_same_numbers(rff_run):
+    tmp, _ = rff_run
+    before = pd.read_csv(run_dir(tmp) / "trials.csv")
+    proc = rfbench(tmp, "dataset=spambase", "kernel=gaussian", "feature_map=rff",
+                   "feature_map.m_over_d=2", "experiment.trials=3")
+    assert proc.returncode == 0, proc.stderr
+    assert "1 trial(s) to do" in proc.stderr + proc.stdout
+    after = pd.read_csv(run_dir(tmp) / "trials.csv")
+    assert list(after["trial"]) == [0, 1, 2]
+    pd.testing.assert_frame_equal(after.iloc[:2], before, check_dtype=False)
+    forced = rfbench(tmp, "dataset=spambase", "kernel=gaussian", "feature_map=rff",
+                     "feature_map.m_over_d=2", "experiment.force=true")
+    assert forced.returncode == 0, forced.stderr
+    again = pd.read_csv(run_dir(tmp) / "trials.csv")
+    for column in ("test_accuracy", "gram_error", "C"):
+        assert list(again[column]) == list(before[column])
+
+
+@pytest.mark.parametrize("override, message", [
+    ("feature_map.m_over_d=0", "feature_map.m_over_d=0 is invalid"),
+    ("kernel.sigma=-1", "kernel.sigma=-1 is invalid"),
+    ("experiment.n_gram=999999", "experiment.n_gram=999999 is invalid"),
+])
+def test_bad_values_exit_with_a_clear_message(tmp_path, override, message):
+    proc = rfbench(tmp_path, override)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+
+
+def test_unknown_dataset_lists_the_valid_ones(tmp_path):
+    proc = rfbench(tmp_path, "dataset=nope")
+    assert proc.returncode != 0
+    assert "nope" in proc.stderr and "spambase" in proc.stderr and "letter" in proc.stderr
+
+
+def test_multirun_sweep_and_aggregate(tmp_path):
+    proc = rfbench(tmp_path, "-m", "experiment.name=sweep", "feature_map.m_over_d=1,2",
+                   "experiment.trials=1", "classifier=none")
+    assert proc.returncode == 0, proc.stderr
+    agg = subprocess.run([sys.executable, "-c", "from rfbench.cli import aggregate; aggregate()",
+                          str(tmp_path / "sweep"), "--metrics", "gram_error"],
+                         cwd=REPO, capture_output=True, text=True)
+    assert agg.returncode == 0, agg.stderr
+    trials = pd.read_csv(tmp_path / "sweep" / "all_trials.csv")
+    assert sorted(trials["m_over_d"]) == [1.0, 2.0]
+    assert (tmp_path / "sweep" / "gram_error.png").stat().st_size > 0

@@ -1,0 +1,64 @@
+import pytest
+from hydra import compose, initialize_config_dir
+
+from rfbench import config
+from tests.conftest import REPO
+
+
+def compose_cfg(*overrides: str) -> dict:
+    with initialize_config_dir(str(REPO / "configs"), version_base="1.3"):
+        return config.to_dict(compose("config", overrides=list(overrides)))
+
+
+def test_default_config_is_valid_and_has_every_group():
+    cfg = compose_cfg()
+    assert {"dataset", "kernel", "feature_map", "classifier", "experiment"} <= cfg.keys()
+    config.validate(cfg)
+
+
+@pytest.mark.parametrize("override, field, hint", [
+    ("feature_map.m_over_d=0", "feature_map.m_over_d=0", "> 0"),
+    ("feature_map.m_over_d=-2", "feature_map.m_over_d=-2", "> 0"),
+    ("feature_map.n_components=0", "feature_map.n_components=0", ">= 1"),
+    ("kernel.sigma=0", "kernel.sigma=0", "> 0"),
+    ("kernel.sigma=-1.5", "kernel.sigma=-1.5", "> 0"),
+    ("experiment.trials=0", "experiment.trials=0", ">= 1"),
+    ("classifier.log2_C=[]", "classifier.log2_C=[]", "non-empty"),
+])
+def test_bad_values_name_field_value_and_range(override, field, hint):
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(compose_cfg(override))
+    assert field in str(err.value) and hint in str(err.value)
+
+
+def test_askrff_subset_size_is_checked():
+    cfg = compose_cfg("kernel=sinh_gaussian", "feature_map=askrff", "feature_map.n_subset=2")
+    with pytest.raises(config.ConfigError, match="feature_map.n_subset=2.*>= 3"):
+        config.validate(cfg)
+
+
+def test_feature_map_kernel_mismatch_is_rejected_with_reason():
+    with pytest.raises(config.ConfigError, match="feature_map=rff cannot approximate kernel=sinh_gaussian"):
+        config.validate(compose_cfg("kernel=sinh_gaussian", "feature_map=rff"))
+    with pytest.raises(config.ConfigError, match="kernel=linear takes feature_map=identity"):
+        config.validate(compose_cfg("kernel=linear", "feature_map=askrff"))
+
+
+def test_m_is_absolute_or_a_multiple_of_d():
+    assert config.n_components({"m_over_d": 2, "n_components": None}, 57) == 114
+    assert config.n_components({"m_over_d": 0.5, "n_components": None}, 57) == 28
+    assert config.n_components({"m_over_d": 2, "n_components": 300}, 57) == 300
+
+
+def test_run_id_ignores_execution_settings_only():
+    base = compose_cfg()
+    same = compose_cfg("experiment.trials=3", "experiment.name=other", "experiment.blas_threads=1")
+    other = compose_cfg("feature_map.m_over_d=4")
+    assert config.run_id(base) == config.run_id(same)
+    assert config.run_id(base) != config.run_id(other)
+    assert config.run_id(base) != config.run_id(compose_cfg("experiment.seed=1"))
+
+
+def test_flatten_makes_one_column_per_leaf():
+    flat = config.flatten({"a": {"b": 1, "c": [1, 2]}, "d": "x"})
+    assert flat == {"a.b": 1, "a.c": "[1, 2]", "d": "x"}
