@@ -11,6 +11,10 @@ directory can itself serve as a mirror.  Files without a pinned sha256 are only
 fetched when ``allow_unverified`` is set, and are kept apart under
 ``<cache_dir>/unverified/`` so they can never pass for verified ones.
 
+Sources are tried in order: the mirror (argument, else ``$RFBENCH_DATA_MIRROR``,
+else the config's ``mirror``), then the canonical URLs unless
+``$RFBENCH_OFFLINE`` is set.
+
 Concurrent first downloads are safe: each download streams into its own
 ``mkstemp`` file next to the destination and is moved into place with
 ``os.replace``, which is atomic on POSIX.  Competing processes each write a
@@ -37,6 +41,8 @@ logger = logging.getLogger(__name__)
 
 MIRROR_ENV = "RFBENCH_DATA_MIRROR"
 CACHE_ENV = "RFBENCH_CACHE"
+#: When set (not "" or "0"), only the mirror is downloaded from; canonical URLs are skipped.
+OFFLINE_ENV = "RFBENCH_OFFLINE"
 #: ``<repo>/datasets``; only its README.md is tracked in git.
 DEFAULT_CACHE_DIR = Path(__file__).resolve().parents[2] / "datasets"
 TIMEOUT_SECONDS = 60.0
@@ -105,6 +111,8 @@ def sha256_file(path: str | os.PathLike) -> str:
 
 def candidate_sources(file_spec: Mapping, mirror: str | None = None) -> list[Source]:
     """The sources of a file spec in the order they are tried: mirror, then ``urls``."""
+    if not isinstance(file_spec, Mapping):
+        raise DatasetError(f"a file spec must be a mapping with path, sha256, format; got {file_spec!r}")
     path = str(file_spec.get("path") or "")
     folder, _, name = path.rpartition("/")
     if not folder or not name:
@@ -140,6 +148,7 @@ def fetch(file_spec: Mapping, cache_dir: str | os.PathLike | None = None, mirror
         Base URL laid out as ``<base>/<folder>/<file>``; see :func:`resolve_mirror`.
     allow_unverified : bool, default=False
         Also use sources whose sha256 is unknown (logged with their actual hash).
+        Without it such sources are skipped and never contacted.
 
     Returns
     -------
@@ -157,16 +166,19 @@ def fetch(file_spec: Mapping, cache_dir: str | os.PathLike | None = None, mirror
     for source in usable:
         if cached := _from_cache(source, cache_dir):
             return cached
+    offline = os.environ.get(OFFLINE_ENV, "") not in ("", "0")
     failures = []
-    for source in sources:
+    for i, source in enumerate(sources):
         if source not in usable:
             failures.append((source.url, "skipped: no sha256 is pinned, so its bytes cannot be verified "
                                          "(opt in with dataset.allow_unverified=true)"))
-            continue
-        try:
-            return _download(source, cache_dir)
-        except (OSError, ValueError, http.client.HTTPException) as exc:
-            failures.append((source.url, f"{type(exc).__name__}: {exc}"))
+        elif offline and not (mirror and i == 0):
+            failures.append((source.url, f"skipped: {OFFLINE_ENV} is set, so only the mirror is tried"))
+        else:
+            try:
+                return _download(source, cache_dir)
+            except (OSError, ValueError, http.client.HTTPException) as exc:
+                failures.append((source.url, f"{type(exc).__name__}: {exc}"))
     raise DatasetError(_failure_message(file_spec["path"], failures, mirror_set=bool(mirror)))
 
 

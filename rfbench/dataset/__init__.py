@@ -1,0 +1,10 @@
+"""The data layer: fetch, verify, parse, split and scale benchmark datasets.
+
+A dataset is described entirely by a config file in ``configs/dataset/``;
+:func:`load_dataset` turns that node into a :class:`Dataset`.
+"""
+from .errors import DatasetError
+from .loader import Dataset, load_dataset
+from .sources import fetch
+
+__all__ = ["Dataset", "DatasetError", "fetch", "load_dataset"]

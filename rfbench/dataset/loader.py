@@ -1,0 +1,115 @@
+"""Turn a ``dataset`` config node into a ready-to-use, scaled train/test Dataset."""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from omegaconf import DictConfig, OmegaConf
+
+from .errors import DatasetError
+from .parsed_cache import load_parsed
+from .parsers import check_format
+from .preprocessing import encode_labels, min_max_scale
+from .sources import candidate_sources, fetch, resolve_cache_dir, resolve_mirror
+from .splits import apply_split, check_split, required_files
+
+_REQUIRED_KEYS = ("name", "n_features", "files", "split")
+_OPTIONAL_KEYS = ("deviations", "fallback", "mirror", "allow_unverified")
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A train/test split scaled to [0, 1]^d on the training part.
+
+    Attributes
+    ----------
+    name : str
+    X_train, X_test : ndarray of float64, shape (n, d)
+    y_train, y_test : ndarray of int64
+        Class indices into ``classes``.
+    classes : ndarray
+        The original labels, sorted.
+    deviations : tuple of str
+        How this dataset departs from the paper's setup; empty if it does not.
+    """
+
+    name: str
+    X_train: np.ndarray
+    y_train: np.ndarray
+    X_test: np.ndarray
+    y_test: np.ndarray
+    classes: np.ndarray
+    deviations: tuple[str, ...] = ()
+
+    @property
+    def d(self) -> int:
+        return self.X_train.shape[1]
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.classes)
+
+
+def load_dataset(cfg: Mapping | DictConfig, *, cache_dir: str | os.PathLike | None = None,
+                 mirror: str | None = None) -> Dataset:
+    """Fetch, parse, split, label-encode and scale the dataset a config describes.
+
+    Parameters
+    ----------
+    cfg : Mapping or DictConfig
+        A ``dataset`` config node as in ``configs/dataset/*.yaml``.
+    cache_dir : path-like, optional
+        Raw and parsed file cache; default ``$RFBENCH_CACHE`` or ``<repo>/datasets``.
+    mirror : str, optional
+        Mirror base URL (or directory); default ``$RFBENCH_DATA_MIRROR``, then
+        ``cfg.mirror``.
+
+    Raises
+    ------
+    DatasetError
+        On an invalid config, an unobtainable or malformed file, or a bad split.
+    """
+    cfg = OmegaConf.to_container(cfg, resolve=True) if isinstance(cfg, DictConfig) else dict(cfg)
+    _check_config(cfg)
+    cache_dir = resolve_cache_dir(cache_dir)
+    mirror = resolve_mirror(mirror, cfg.get("mirror"))
+    data = {key: _load_file(cfg, key, cache_dir, mirror) for key in required_files(cfg["split"])}
+    (X_train, y_train), (X_test, y_test) = apply_split(cfg["split"], data)
+    classes, y_train, y_test = encode_labels(y_train, y_test)
+    X_train, X_test = min_max_scale(X_train, X_test)
+    return Dataset(cfg["name"], X_train, y_train, X_test, y_test, classes,
+                   tuple(cfg.get("deviations") or ()))
+
+
+def _load_file(cfg: Mapping, key: str, cache_dir: Path, mirror: str | None) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        fetched = fetch(cfg["files"][key], cache_dir, mirror, allow_unverified=bool(cfg.get("allow_unverified")))
+    except DatasetError as exc:
+        if not cfg.get("fallback"):
+            raise
+        raise DatasetError(f"dataset {cfg['name']!r}: {exc}\nThe documented fallback without this file is "
+                           f"dataset={cfg['fallback']} (its deviations say how it departs from the paper)."
+                           ) from exc
+    return load_parsed(fetched, cfg["n_features"], cache_dir)
+
+
+def _check_config(cfg: Mapping) -> None:
+    """Validate everything that can be checked before any download."""
+    missing = [key for key in _REQUIRED_KEYS if key not in cfg]
+    unknown = sorted(set(cfg) - set(_REQUIRED_KEYS) - set(_OPTIONAL_KEYS))
+    if missing or unknown:
+        raise DatasetError(f"dataset config {cfg.get('name')!r}: missing keys {missing}, unknown keys {unknown}; "
+                           f"valid keys: {list(_REQUIRED_KEYS + _OPTIONAL_KEYS)}")
+    n_features = cfg["n_features"]
+    if not isinstance(n_features, int) or isinstance(n_features, bool) or n_features < 1:
+        raise DatasetError(f"n_features must be a positive integer, got {n_features!r}")
+    files = cfg["files"]
+    if not isinstance(files, Mapping) or not files:
+        raise DatasetError(f"files must be a non-empty mapping of file key -> file spec, got {files!r}")
+    for spec in files.values():
+        for source in candidate_sources(spec):
+            check_format(source.format, source.options)
+    check_split(cfg["split"], list(files))

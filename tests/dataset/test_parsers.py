@@ -1,0 +1,141 @@
+"""Parsers on the real mirrored files (counts from PROVENANCE.md) and on small hand-made files."""
+import bz2
+import gzip
+
+import numpy as np
+import pytest
+
+from rfbench.dataset import DatasetError
+from rfbench.dataset.parsers import parse_file
+
+CSV_NO_HEADER = {"delimiter": ",", "header": False}
+
+
+@pytest.fixture(scope="module")
+def parsed(real_file):
+    """``parsed(config, key, fmt, options, n_features)``, memoized: big files are parsed once."""
+    memo = {}
+
+    def get(config, key, fmt, options, n_features):
+        if (config, key) not in memo:
+            memo[config, key] = parse_file(real_file(config, key), fmt, options, n_features)
+        return memo[config, key]
+    return get
+
+
+@pytest.mark.parametrize("config, key, fmt, options, shape, label_counts", [
+    ("spambase", "data", "csv", {"label_column": -1, **CSV_NO_HEADER}, (4601, 57), {0: 2788, 1: 1813}),
+    ("ijcnn1", "train", "libsvm", {}, (49990, 22), {-1: 45137, 1: 4853}),
+    ("ijcnn1", "test", "libsvm", {}, (91701, 22), {-1: 82989, 1: 8712}),
+    ("cod_rna", "train", "csv", {"label_column": 0, **CSV_NO_HEADER}, (59535, 8), {-1: 39690, 1: 19845}),
+    ("a9a", "train", "libsvm", {}, (32561, 123), {-1: 24720, 1: 7841}),
+    ("a9a", "test", "libsvm", {}, (16281, 123), {-1: 12435, 1: 3846}),
+])
+def test_real_files_match_provenance_counts(parsed, config, key, fmt, options, shape, label_counts):
+    X, y = parsed(config, key, fmt, options, shape[1])
+    assert X.shape == shape and X.dtype == np.float64
+    labels, counts = np.unique(y, return_counts=True)
+    assert dict(zip(labels.tolist(), counts.tolist())) == label_counts
+
+
+def test_letter_has_20000_rows_16_features_26_letter_classes(real_file):
+    X, y = parse_file(real_file("letter", "data"), "csv", {"label_column": 0, **CSV_NO_HEADER}, 16)
+    assert X.shape == (20000, 16)
+    assert np.unique(y).tolist() == [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+    assert (y == "A").sum() == 789 and (y == "Z").sum() == 734
+
+
+def test_libsvm_values_match_a_plain_python_reading(parsed, real_file):
+    path = real_file("ijcnn1", "test")
+    X, y = parsed("ijcnn1", "test", "libsvm", {}, 22)
+    with bz2.open(path, "rt") as f:
+        lines = [next(f) for _ in range(50)]
+    for row, line in enumerate(lines):
+        label, *pairs = line.split()
+        expected = np.zeros(22)
+        for pair in pairs:
+            index, value = pair.split(":")
+            expected[int(index) - 1] = float(value)
+        assert y[row] == float(label)
+        np.testing.assert_array_equal(X[row], expected)
+
+
+def test_csv_values_match_numpy_loadtxt(parsed, real_file):
+    path = real_file("spambase", "data")
+    X, y = parsed("spambase", "data", "csv", {"label_column": -1, **CSV_NO_HEADER}, 57)
+    raw = np.loadtxt(path, delimiter=",")
+    np.testing.assert_array_equal(X, raw[:, :-1])
+    np.testing.assert_array_equal(y, raw[:, -1])
+
+
+LIBSVM_TEXT = "+1 1:0.5 3:2\n-1 2:-1.5\n# a comment line\n+1 1:1 2:2 3:3\n"
+LIBSVM_X = np.array([[0.5, 0, 2, 0, 0], [0, -1.5, 0, 0, 0], [1, 2, 3, 0, 0]])
+
+
+@pytest.mark.parametrize("suffix, opener", [("", open), (".gz", gzip.open), (".bz2", bz2.open)])
+def test_libsvm_plain_and_compressed_give_same_dense_array_of_configured_width(tmp_path, suffix, opener):
+    path = tmp_path / f"data{suffix}"
+    with opener(path, "wt") as f:
+        f.write(LIBSVM_TEXT)
+    X, y = parse_file(path, "libsvm", {}, 5)
+    np.testing.assert_array_equal(X, LIBSVM_X)
+    np.testing.assert_array_equal(y, [1, -1, 1])
+
+
+@pytest.mark.parametrize("bad_line, reason", [
+    ("-1 2:x", "is not <index>:<value>"),
+    ("-1 9:1", "within 1..5"),
+    ("-1 0:1", "within 1..5"),
+    ("-1 3:1 2:1", "increasing"),
+    ("spam 1:1", "label 'spam'"),
+])
+def test_malformed_libsvm_line_is_named_by_file_and_line_number(tmp_path, bad_line, reason):
+    path = tmp_path / "bad.txt"
+    path.write_text(f"+1 1:1\n+1 2:1\n{bad_line}\n+1 3:1\n")
+    with pytest.raises(DatasetError, match=rf"bad\.txt, line 3: .*{reason}"):
+        parse_file(path, "libsvm", {}, 5)
+
+
+def test_csv_with_header_label_by_name_gzip_and_string_labels(tmp_path):
+    path = tmp_path / "d.csv.gz"
+    with gzip.open(path, "wt") as f:
+        f.write("a,cls,b\n1,x,2\n3,y,4\n5,x,6\n")
+    X, y = parse_file(path, "csv", {"label_column": "cls", "header": True}, 2)
+    np.testing.assert_array_equal(X, [[1, 2], [3, 4], [5, 6]])
+    assert y.tolist() == ["x", "y", "x"]
+
+
+def test_tsv_defaults_to_tab_delimiter(tmp_path):
+    path = tmp_path / "d.tsv"
+    path.write_text("f1\tf2\ttarget\n1\t2\t0\n3\t4\t1\n")
+    X, y = parse_file(path, "tsv", {"label_column": "target", "header": True}, 2)
+    np.testing.assert_array_equal(X, [[1, 2], [3, 4]])
+    np.testing.assert_array_equal(y, [0, 1])
+
+
+@pytest.mark.parametrize("text, options, n_features, message", [
+    ("1,2,0\n3,4,1\n", {"label_column": 0}, 3, "2 feature columns, but the config says n_features=3"),
+    ("1,a,0\n3,b,1\n", {"label_column": -1}, 2, "feature column 1 is not numeric"),
+    ("1,2,0\n", {"label_column": "y"}, 2, "no label column 'y'"),
+    ("1,2,0\n", {"label_column": 5}, 2, "label_column 5 out of range for 3 columns"),
+    ("1,nan,0\n3,4,1\n", {"label_column": -1}, 2, "non-finite value nan in data row 1, feature 2"),
+    ("1,inf,0\n", {"label_column": -1}, 2, "non-finite value inf"),
+])
+def test_bad_csv_content_is_reported_with_the_file(tmp_path, text, options, n_features, message):
+    path = tmp_path / "d.csv"
+    path.write_text(text)
+    with pytest.raises(DatasetError, match="d.csv") as err:
+        parse_file(path, "csv", options, n_features)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("fmt, options, message", [
+    ("arff", {}, "unknown format 'arff'; valid formats: libsvm, csv, tsv"),
+    ("csv", {}, "missing options ['label_column']"),
+    ("csv", {"label_column": 0, "sep": ";"}, "unknown options ['sep']"),
+    ("libsvm", {"label_column": 0}, "valid options: none"),
+])
+def test_unknown_format_or_options_list_valid_choices(tmp_path, fmt, options, message):
+    with pytest.raises(DatasetError) as err:
+        parse_file(tmp_path / "unused", fmt, options, 3)
+    assert message in str(err.value)

@@ -1,0 +1,51 @@
+"""Label encoding and min-max scaling, fitted on train only."""
+import logging
+
+import numpy as np
+import pytest
+
+from rfbench.dataset import DatasetError
+from rfbench.dataset.preprocessing import encode_labels, min_max_scale
+
+
+def test_train_is_scaled_to_exactly_0_1_and_test_uses_the_train_map_unclipped():
+    rng = np.random.default_rng(0)
+    X_train = rng.normal(size=(200, 4)) * [1, 10, 1e-3, 1e5] + [0, 5, -2, 1e6]
+    X_test = np.vstack([X_train[:3] * 3, rng.normal(size=(10, 4))])
+    S_train, S_test = min_max_scale(X_train, X_test)
+    np.testing.assert_array_equal(S_train.min(axis=0), 0.0)
+    np.testing.assert_array_equal(S_train.max(axis=0), 1.0)
+    low, high = X_train.min(axis=0), X_train.max(axis=0)
+    np.testing.assert_allclose(S_test, (X_test - low) / (high - low), rtol=1e-12)
+    assert S_test.min() < 0 or S_test.max() > 1  # outside [0, 1] on purpose: no clipping
+
+
+def test_constant_training_column_maps_to_zero_in_both_splits_and_is_logged(caplog):
+    X_train = np.array([[1.0, 7.0], [3.0, 7.0]])
+    X_test = np.array([[2.0, 9.0]])
+    with caplog.at_level(logging.INFO, logger="rfbench.dataset.preprocessing"):
+        S_train, S_test = min_max_scale(X_train, X_test)
+    np.testing.assert_array_equal(S_train, [[0, 0], [1, 0]])
+    np.testing.assert_array_equal(S_test, [[0.5, 0]])
+    assert "features [2] are constant" in caplog.text
+
+
+def test_labels_become_sorted_class_indices_fitted_on_train():
+    classes, y_train, y_test = encode_labels(np.array(["b", "a", "c", "a"]), np.array(["c", "a"]))
+    assert classes.tolist() == ["a", "b", "c"]
+    assert y_train.tolist() == [1, 0, 2, 0] and y_test.tolist() == [2, 0]
+    assert y_train.dtype == y_test.dtype == np.int64
+
+
+def test_numeric_labels_keep_their_original_values_in_classes():
+    classes, y_train, y_test = encode_labels(np.array([1.0, -1.0, 1.0]), np.array([-1, 1]))
+    assert classes.tolist() == [-1.0, 1.0] and y_test.tolist() == [0, 1]
+
+
+@pytest.mark.parametrize("y_train, y_test, message", [
+    ([0, 1, 0], [1, 2, 7], r"test labels \[2, 7\] do not occur in the training split"),
+    ([3, 3], [3], r"only the label\(s\) \[3\]"),
+])
+def test_bad_labels_are_rejected(y_train, y_test, message):
+    with pytest.raises(DatasetError, match=message):
+        encode_labels(np.array(y_train), np.array(y_test))
