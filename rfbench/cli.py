@@ -15,8 +15,11 @@ from rfbench.dataset import DatasetError
 
 log = logging.getLogger("rfbench")
 
+#: The config groups live beside the package, at the repository's top level.
+CONFIG_DIR = str(Path(__file__).resolve().parents[1] / "configs")
 
-@hydra.main(version_base="1.3", config_path="../configs", config_name="config")
+
+@hydra.main(version_base="1.3", config_path=CONFIG_DIR, config_name="config")
 def main(cfg: DictConfig) -> None:
     """Run one composed experiment (Hydra runs this once per job of a multirun)."""
     try:

@@ -29,7 +29,7 @@ _FEATURE_DTYPES = ("float32", "float64")
 def feature_dtype(dtype: DTypeLike) -> np.dtype:
     """Return ``np.dtype(dtype)`` if it is float32 or float64, else raise ValueError."""
     try:
-        resolved = np.dtype(dtype)
+        resolved = None if dtype is None else np.dtype(dtype)  # np.dtype(None) is float64
     except TypeError:
         resolved = None
     if resolved is None or resolved.name not in _FEATURE_DTYPES:

@@ -1,0 +1,77 @@
+"""The interface shared by all feature maps, and parameter checks."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from numbers import Integral, Real
+
+import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_array, check_is_fitted
+
+#: Random frequencies per block of ``gram_blocks``: 2 * 1024 float64 columns
+#: keep each factor at 16 MB per 1000 rows whatever M is.
+DEFAULT_BLOCK_SIZE = 1024
+
+
+class FeatureMap(TransformerMixin, BaseEstimator, ABC):
+    """An explicit feature map z with ``fit``, ``transform`` and ``gram_blocks``.
+
+    ``transform`` gives the features handed to a linear classifier;
+    ``gram_blocks`` gives low-rank factors of the approximate Gram matrix,
+    sum_b L_b R_b^T = K~(X, Y), which for an asymmetric kernel is not
+    ``transform(X) @ transform(Y).T``.
+    """
+
+    @abstractmethod
+    def gram_blocks(
+        self, X: ArrayLike, Y: ArrayLike | None = None, block_size: int = DEFAULT_BLOCK_SIZE
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Yield float64 factors (L_b (n_x, c_b), R_b (n_y, c_b)) with sum_b L_b R_b^T = K~(X, Y).
+
+        ``block_size`` bounds the random frequencies per block, hence memory
+        O((n_x + n_y) * block_size) independently of the number of components.
+        ``Y=None`` means ``Y = X``.
+        """
+
+    def _validate_X(self, X: ArrayLike, *, reset: bool = False) -> np.ndarray:
+        """2-D float array; ``reset`` records n_features_in_, otherwise checks it."""
+        if not reset:
+            check_is_fitted(self)
+        X = check_array(X, dtype=(np.float64, np.float32))
+        if reset:
+            self.n_features_in_ = X.shape[1]
+        elif X.shape[1] != self.n_features_in_:
+            name = type(self).__name__
+            raise ValueError(f"X has {X.shape[1]} features, but {name} was fitted with {self.n_features_in_}")
+        return X
+
+    def _validate_pair(self, X: ArrayLike, Y: ArrayLike | None) -> tuple[np.ndarray, np.ndarray]:
+        X = self._validate_X(X)
+        return X, (X if Y is None else self._validate_X(Y))
+
+
+def frequency_blocks(n: int, block_size: int) -> Iterator[slice]:
+    """Consecutive slices of at most ``block_size`` out of range(n)."""
+    check_positive_int("block_size", block_size)
+    for start in range(0, n, block_size):
+        yield slice(start, min(start + block_size, n))
+
+
+def check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
+    """Raise ValueError naming ``value`` and the valid ``choices`` unless it is one of them."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name}={value!r} is not valid; choose one of {choices}")
+
+
+def check_positive_int(name: str, value: object) -> None:
+    """Raise ValueError unless ``value`` is an integer >= 1."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+
+def check_positive_real(name: str, value: object) -> None:
+    """Raise ValueError unless ``value`` is a finite real number > 0."""
+    if isinstance(value, bool) or not isinstance(value, Real) or not (0 < value < np.inf):
+        raise ValueError(f"{name} must be a positive finite number, got {value!r}")

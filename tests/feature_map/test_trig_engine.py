@@ -1,0 +1,80 @@
+"""The chunked trigonometric engine against a naive dense numpy reference."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rfbench.feature_map._trig import cos_offset, cos_sin, feature_dtype
+
+N, D, M = 31, 5, 13
+
+
+@pytest.fixture
+def data() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(0)
+    return rng.uniform(-1, 1, (N, D)), rng.normal(0, 2, (D, M)), rng.uniform(0, 2 * np.pi, M)
+
+
+def reference(X, W, scale, rotated=False, offset=None):
+    proj = X @ W
+    if offset is not None:
+        return scale * np.cos(proj + offset)
+    if rotated:
+        return scale * np.hstack([-np.sin(proj), np.cos(proj)])
+    return scale * np.hstack([np.cos(proj), np.sin(proj)])
+
+
+@pytest.mark.parametrize("chunk_rows", [None, 1, 4, 7, N, 100])
+@pytest.mark.parametrize("rotated", [False, True])
+def test_cos_sin_float64_matches_reference(data, chunk_rows, rotated):
+    X, W, _ = data
+    out = cos_sin(X, W, scale=0.37, rotated=rotated, dtype="float64", chunk_rows=chunk_rows)
+    assert out.dtype == np.float64 and out.shape == (N, 2 * M)
+    np.testing.assert_allclose(out, reference(X, W, 0.37, rotated), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("chunk_rows", [None, 7])
+def test_cos_offset_float64_matches_reference(data, chunk_rows):
+    X, W, b = data
+    out = cos_offset(X, W, b, scale=1.3, dtype=np.float64, chunk_rows=chunk_rows)
+    assert out.shape == (N, M)
+    np.testing.assert_allclose(out, reference(X, W, 1.3, offset=b), rtol=0, atol=1e-12)
+
+
+def test_float32_close_to_float64_reference(data):
+    X, W, b = data
+    out = cos_sin(X, W, scale=0.5, chunk_rows=6)
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, reference(X, W, 0.5), rtol=0, atol=1e-5)
+    out = cos_offset(X, W, b, dtype="float32", chunk_rows=6)
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, reference(X, W, 1.0, offset=b), rtol=0, atol=1e-5)
+
+
+def test_writes_into_column_slice_only(data):
+    X, W, _ = data
+    wide = np.full((N, 2 * M + 5), 7.0)
+    result = cos_sin(X, W, out=wide[:, 3 : 3 + 2 * M], dtype="float64", chunk_rows=4)
+    assert np.shares_memory(result, wide)
+    np.testing.assert_allclose(wide[:, 3 : 3 + 2 * M], reference(X, W, 1.0), atol=1e-12)
+    assert np.all(wide[:, :3] == 7.0) and np.all(wide[:, 3 + 2 * M :] == 7.0)
+
+
+def test_bad_out_and_shapes_are_rejected(data):
+    X, W, b = data
+    message = r"out has shape \(31, 26\) and dtype float32, expected \(31, 26\) and float64"
+    with pytest.raises(ValueError, match=message):
+        cos_sin(X, W, out=np.empty((N, 2 * M), np.float32), dtype="float64")
+    with pytest.raises(ValueError, match=r"not \(n, d\) and \(d, m\)"):
+        cos_sin(X, W.T)
+    with pytest.raises(ValueError, match=r"offset has shape \(12,\), expected \(13,\)"):
+        cos_offset(X, W, b[:-1])
+    with pytest.raises(ValueError, match="chunk_rows=0"):
+        cos_sin(X, W, chunk_rows=0)
+
+
+@pytest.mark.parametrize("bad", ["float16", "int64", "complex128", "nonsense", None])
+def test_unsupported_dtype_names_choices(bad):
+    message = rf"dtype={bad!r} is not supported; choose one of \('float32', 'float64'\)"
+    with pytest.raises(ValueError, match=message):
+        feature_dtype(bad)
