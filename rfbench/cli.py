@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from pathlib import Path
 
@@ -12,8 +11,6 @@ from omegaconf import DictConfig
 from rfbench import experiment
 from rfbench.config import ConfigError
 from rfbench.dataset import DatasetError
-
-log = logging.getLogger("rfbench")
 
 #: The config groups live beside the package, at the repository's top level.
 CONFIG_DIR = str(Path(__file__).resolve().parents[1] / "configs")
@@ -25,7 +22,6 @@ def main(cfg: DictConfig) -> None:
     try:
         experiment.run(cfg)
     except (ConfigError, DatasetError) as err:
-        log.error("%s", err)
         print(f"rfbench: error: {err}", file=sys.stderr)
         sys.exit(2)
 

@@ -28,8 +28,9 @@ def rejection_sample(
 ) -> tuple[np.ndarray, float]:
     """Draw n samples by vectorized acceptance-rejection.
 
-    Proposals come in batches of about ``1.1 * remaining / expected_rate`` (at
-    most ``max_batch``), so one batch usually suffices.
+    Proposals come in batches of about ``1.1 * remaining / rate`` (at most
+    ``max_batch``), rate being ``expected_rate`` at first and then the empirical
+    rate so far, so one batch usually suffices and a poor guess costs little.
 
     Parameters
     ----------
@@ -41,7 +42,7 @@ def rejection_sample(
         Number of samples, n >= 1.
     rng : numpy.random.Generator
     expected_rate : float
-        ||f|| / (c ||g||) in (0, 1]; only sizes the batches.
+        Guess of ||f|| / (c ||g||) in (0, 1]; only sizes the batches.
     max_batch : int
         Cap on proposals per batch, bounding memory.
 
@@ -57,11 +58,13 @@ def rejection_sample(
         raise ValueError(f"expected_rate must be in (0, 1], got {expected_rate!r}")
     kept: list[np.ndarray] = []
     n_kept = n_proposed = 0
+    rate = expected_rate
     while n_kept < n:
-        size = min(max_batch, int(np.ceil(1.1 * (n - n_kept) / expected_rate)))
+        size = int(min(max_batch, np.ceil(1.1 * (n - n_kept) / rate)))
         W = propose(rng, size)
         W = W[rng.random(size) < accept_prob(W)]
         kept.append(W)
         n_kept += len(W)
         n_proposed += size
+        rate = n_kept / n_proposed if n_kept else rate / 10.0
     return np.concatenate(kept)[:n], n_kept / n_proposed

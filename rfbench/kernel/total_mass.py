@@ -93,17 +93,19 @@ def estimate_total_masses(target: np.ndarray, bases: Mapping[Part, np.ndarray], 
         raise ValueError(f"k0={k0} < 0 requires a 'real_neg' basis (xi1 - xi2 = k0 with xi >= 0)")
 
     c_w = np.asarray(bases["real_pos"], dtype=np.float64)
-    free = [p for p in ("real_neg", "imag_pos") if p in bases]
-    columns = {"real_neg": c_w - np.asarray(bases.get("real_neg", 0.0)), "imag_pos": -2.0 * np.asarray(bases.get("imag_pos", 0.0))}
-    lower = {"real_neg": max(0.0, -k0), "imag_pos": 0.0}
+    # free unknown -> (its column in the residual, its lower bound)
+    design: dict[Part, tuple[np.ndarray, float]] = {}
+    if "real_neg" in bases:
+        design["real_neg"] = (c_w - np.asarray(bases["real_neg"], dtype=np.float64), max(0.0, -k0))
+    if "imag_pos" in bases:
+        design["imag_pos"] = (-2.0 * np.asarray(bases["imag_pos"], dtype=np.float64), 0.0)
 
     masses = dict.fromkeys(PARTS, 0.0)
-    rhs = (target - k0 * c_w).ravel()
-    if free:
-        A = np.stack([columns[p].ravel() for p in free], axis=1)
-        lb = np.array([lower[p] for p in free])
-        shifted, _ = nnls(A, rhs - A @ lb)
-        masses.update(zip(free, (shifted + lb).tolist()))
+    if design:
+        A = np.stack([col.ravel() for col, _ in design.values()], axis=1)
+        lb = np.array([bound for _, bound in design.values()])
+        shifted, _ = nnls(A, (target - k0 * c_w).ravel() - A @ lb)
+        masses.update(zip(design, (shifted + lb).tolist()))
     masses["real_pos"] = k0 + masses["real_neg"]
     return masses
 
