@@ -15,7 +15,7 @@ endif
 
 ARGS ?=
 
-.PHONY: install run test sweep clean-results
+.PHONY: install run test sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,39 @@ sweep: $(STAMP)  ## example sweep over M, aggregated into one CSV and figures
 
 test: $(STAMP)
 	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+# --- AsK-RFF (He et al. 2022) reproductions: results/askrff/<target>/ -------------------
+# LAUNCHER=joblib runs the sweep's jobs in parallel (see README, "Launchers").
+LAUNCHER        ?= basic
+SWEEP            = $(BIN)/rfbench -m hydra/launcher=$(LAUNCHER)
+REPORT           = $(BIN)/python -m rfbench.reports.askrff
+ASKRFF_DATASETS ?= spambase,letter,ijcnn1,cod_rna_stratified
+ASKRFF_KERNELS  := shift_gaussian,sinh_gaussian,cosh_gaussian
+ASKRFF_FIG2_M   ?= 2,4,8,16,32,64,128,256,512,1024
+ASKRFF_FIG3_M   ?= 1,2,4,8
+
+askrff: askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1
+
+askrff-fig1: $(STAMP)
+	$(REPORT) fig1
+
+askrff-fig2: $(STAMP)
+	$(SWEEP) experiment=askrff_fig2 dataset=$(ASKRFF_DATASETS) kernel=$(ASKRFF_KERNELS) \
+	  feature_map=askrff classifier=none feature_map.m_over_d=$(ASKRFF_FIG2_M)
+	$(REPORT) fig2
+
+askrff-fig3: $(STAMP)
+	$(SWEEP) experiment=askrff_fig3 dataset=$(ASKRFF_DATASETS) kernel=$(ASKRFF_KERNELS) \
+	  feature_map=askrff feature_map.m_over_d=$(ASKRFF_FIG3_M)
+	$(SWEEP) experiment=askrff_fig3 dataset=$(ASKRFF_DATASETS) kernel=linear feature_map=identity
+	$(REPORT) fig3
+
+askrff-table1: $(STAMP)
+	$(SWEEP) experiment=askrff_table1 dataset=$(ASKRFF_DATASETS) kernel=$(ASKRFF_KERNELS) \
+	  feature_map=askrff feature_map.part=asymmetric,symmetric
+	$(SWEEP) experiment=askrff_table1 dataset=$(ASKRFF_DATASETS) kernel=gaussian feature_map=rff
+	$(SWEEP) experiment=askrff_table1 dataset=$(ASKRFF_DATASETS) kernel=linear feature_map=identity
+	$(REPORT) table1
 
 clean-results:
 	find results -mindepth 1 ! -name README.md -exec rm -rf {} +

@@ -30,13 +30,70 @@ def metric_vs_m(trials: pd.DataFrame, metric: str, path: Path) -> Path:
         ax.set(title=name, xlabel=r"$\log_2(M/d)$", ylabel=LABELS.get(metric, metric))
         ax.grid(alpha=0.3)
     axes[0][-1].legend(fontsize=7)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def _label(key) -> str:
     parts = key if isinstance(key, tuple) else (key,)
     return " ".join(str(p) for p in parts if isinstance(p, str))
+
+
+PART_LABELS = {"real_pos": "real pos", "real_neg": "real neg", "imag_pos": "imaginary"}
+
+
+def masses_vs_m(masses: pd.DataFrame, exact: pd.DataFrame, path: Path) -> Path:
+    """AsK-RFF Fig. 1: estimated total masses (mean +- std bars) against log2(M/d), exact as lines.
+
+    ``masses`` has columns kernel, m_over_d and mass_<part>; ``exact`` has kernel and mass_<part>.
+    """
+    kernels = list(dict.fromkeys(masses["kernel"]))
+    fig, axes = plt.subplots(1, len(kernels), figsize=(4.5 * len(kernels), 3.6), squeeze=False)
+    for ax, kernel in zip(axes[0], kernels):
+        sub = masses[masses["kernel"] == kernel]
+        truth = exact[exact["kernel"] == kernel].iloc[0]
+        for i, (part, label) in enumerate(PART_LABELS.items()):
+            stats = sub.groupby("m_over_d")[f"mass_{part}"].agg(["mean", "std"]).reset_index()
+            x = np.log2(stats["m_over_d"]) + (i - 1) * 0.22
+            ax.bar(x, stats["mean"], width=0.22, yerr=stats["std"], capsize=2, color=f"C{i}",
+                   alpha=0.75, label=label)
+            ax.axhline(truth[f"mass_{part}"], color=f"C{i}", ls="--", lw=1, label=f"true {label}")
+        ax.set(title=kernel, xlabel=r"$\log_2(M/d)$", ylabel="total mass")
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    return _save(fig, path)
+
+
+def accuracy_and_time_vs_m(trials: pd.DataFrame, linear: pd.DataFrame, path: Path) -> Path:
+    """AsK-RFF Fig. 3: test accuracy (top) and sampling time (bottom) against log2(M/d).
+
+    One column per kernel, one curve per dataset; the linear classifier's mean accuracy on each
+    dataset (``linear``: columns dataset.name, test_accuracy) is a dashed line of the same colour.
+    """
+    kernels = list(dict.fromkeys(trials["kernel.name"]))
+    datasets = sorted(trials["dataset.name"].unique())
+    colors = {name: f"C{i}" for i, name in enumerate(datasets)}
+    fig, axes = plt.subplots(2, len(kernels), figsize=(4.5 * len(kernels), 6.4), squeeze=False)
+    for col, kernel in enumerate(kernels):
+        for name, curve in trials[trials["kernel.name"] == kernel].groupby("dataset.name"):
+            for row, metric in enumerate(("test_accuracy", "time_fit")):
+                stats = curve.groupby("m_over_d")[metric].agg(["mean", "std"]).reset_index()
+                axes[row][col].errorbar(np.log2(stats["m_over_d"]), stats["mean"],
+                                        yerr=stats["std"].fillna(0), color=colors[name], marker="o",
+                                        ms=3, capsize=3, label=name)
+            base = linear.loc[linear["dataset.name"] == name, "test_accuracy"]
+            if len(base):
+                axes[0][col].axhline(base.mean(), color=colors[name], ls="--", lw=1)
+        axes[0][col].set(title=kernel, ylabel="test accuracy (dashed: linear)")
+        axes[1][col].set(xlabel=r"$\log_2(M/d)$", ylabel="feature sampling time (s)", yscale="log")
+        for ax in axes[:, col]:
+            ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    return _save(fig, path)
+
+
+def _save(fig, path: Path) -> Path:
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

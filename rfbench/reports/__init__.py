@@ -1,0 +1,1 @@
+"""Paper reproductions: tables and figures side by side with the published values."""
