@@ -37,9 +37,11 @@ test: $(STAMP)
 
 # --- AsK-RFF (He et al. 2022) reproductions: results/askrff/<target>/ -------------------
 # LAUNCHER=joblib runs the sweep's jobs in parallel (see README, "Launchers").
+# RESULTS moves the output tree; ARGS adds overrides to every sweep (e.g. experiment.trials=2).
 LAUNCHER        ?= basic
-SWEEP            = $(BIN)/rfbench -m hydra/launcher=$(LAUNCHER)
-REPORT           = $(BIN)/python -m rfbench.reports.askrff
+RESULTS         ?= results
+SWEEP            = $(BIN)/rfbench -m hydra/launcher=$(LAUNCHER) experiment.results_dir=$(RESULTS) $(ARGS)
+REPORT           = $(BIN)/python -m rfbench.reports.askrff --results $(RESULTS)
 ASKRFF_DATASETS ?= spambase,letter,ijcnn1,cod_rna_stratified
 ASKRFF_KERNELS  := shift_gaussian,sinh_gaussian,cosh_gaussian
 ASKRFF_FIG2_M   ?= 2,4,8,16,32,64,128,256,512,1024

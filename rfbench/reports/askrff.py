@@ -5,8 +5,7 @@ targets of the Makefile); this module turns their ``trials.csv`` files into the
 paper's layout.  Figure 1 (total-mass estimation on 1-D Gaussian data) needs no
 dataset, so it is computed here.
 
-    python -m rfbench.reports.askrff fig1 [--out results/askrff/fig1]
-    python -m rfbench.reports.askrff {fig2,fig3,table1} [--root results/askrff/<name>]
+    python -m rfbench.reports.askrff {fig1,fig2,fig3,table1} [--results results]
 """
 from __future__ import annotations
 
@@ -192,11 +191,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m rfbench.reports.askrff", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("target", choices=["fig1", "fig2", "fig3", "table1"])
-    parser.add_argument("--root", type=Path, help="results of the sweep (default results/askrff/<target>)")
+    parser.add_argument("--results", type=Path, default=Path("results"),
+                        help="results tree; the target reads and writes <results>/askrff/<target>")
     parser.add_argument("--trials", type=int, default=10, help="fig1 only")
     parser.add_argument("--log2-max", type=int, default=10, help="fig1 only: largest log2(M/d)")
     args = parser.parse_args(argv)
-    root = args.root or Path("results") / "askrff" / args.target
+    root = args.results / "askrff" / args.target
     if args.target == "fig1":
         fig1(root, trials=args.trials, log2_max=args.log2_max)
     else:

@@ -76,3 +76,21 @@ def test_fig2_and_fig3_summaries_from_runner_tables(tmp_path):
     fig3 = askrff.fig3(tmp_path)
     assert set(fig3["kernel.name"]) == set(askrff.KERNELS)
     assert (tmp_path / "fig2.png").exists() and (tmp_path / "fig3.png").exists()
+
+
+@pytest.mark.slow
+def test_make_askrff_table1_runs_end_to_end_on_a_small_preset(tmp_path):
+    """The real make target (all 8 methods) on spambase with 1 trial and a one-value C grid."""
+    import subprocess
+
+    from tests.conftest import REPO
+
+    proc = subprocess.run(
+        ["make", "--no-print-directory", "askrff-table1", "ASKRFF_DATASETS=spambase", f"RESULTS={tmp_path}",
+         "ARGS=experiment.trials=1 experiment.n_gram=100 classifier.log2_C=[0]"],
+        cwd=REPO, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    table = pd.read_csv(tmp_path / "askrff" / "table1" / "table1.csv")
+    spam = table[table["dataset"] == "spambase"]
+    assert len(spam) == 8 and spam["ours_mean"].notna().all() and (spam["trials"] == 1).all()
+    assert spam["ours_mean"].between(80, 100).all()
