@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from typing import Any, Mapping
 
+from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 #: Which kernels each feature map can approximate (None: any kernel with a spectral measure).
@@ -50,10 +52,46 @@ def flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 def run_id(cfg: Mapping[str, Any]) -> str:
-    """Stable 12-hex id of everything that determines a run's numbers (see EXECUTION_KEYS)."""
-    flat = {k: v for k, v in flatten(cfg).items() if k not in EXECUTION_KEYS}
+    """Stable 12-hex id of everything that determines a run's numbers (see EXECUTION_KEYS).
+
+    Numbers are hashed as floats, so ``m_over_d=2`` and ``m_over_d=2.0`` share a run.
+    """
+    flat = {k: v for k, v in flatten(_as_floats(cfg)).items() if k not in EXECUTION_KEYS}
     blob = json.dumps(flat, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:12]
+
+
+def _as_floats(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _as_floats(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_floats(v) for v in value]
+    return float(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def blas_threads_per_job() -> int | None:
+    """BLAS threads for one job, so that concurrent jobs x threads fits the cores.
+
+    Resolves ``experiment.blas_threads`` from the Hydra launcher: joblib's
+    ``n_jobs`` shares ``os.cpu_count()`` cores, submitit grants ``cpus_per_task``
+    and Ray ``ray.remote.num_cpus`` (default 1) per job.  None (the library
+    default, all cores) for the basic launcher, which runs one job at a time.
+    """
+    if not HydraConfig.initialized():
+        return None
+    launcher, cores = HydraConfig.get().launcher, os.cpu_count() or 1
+    if launcher.get("n_jobs") is not None:
+        n_jobs = launcher.n_jobs if launcher.n_jobs > 0 else cores + 1 + launcher.n_jobs  # -1: all cores
+        return max(1, cores // max(1, n_jobs))
+    if launcher.get("cpus_per_task") is not None:
+        return int(launcher.cpus_per_task)
+    if launcher.get("ray") is not None:
+        return int(launcher.ray.remote.get("num_cpus", 1))
+    return None
+
+
+# Registered on import, so it also resolves inside launcher workers (which import rfbench).
+OmegaConf.register_new_resolver("blas_threads_per_job", blas_threads_per_job, replace=True)
 
 
 def _require(ok: bool, field: str, value: Any, allowed: str) -> None:
@@ -75,9 +113,13 @@ def validate(cfg: Mapping[str, Any]) -> None:
              "experiment.trials", exp["trials"], "an integer >= 1")
     _require(isinstance(exp["n_gram"], int) and exp["n_gram"] >= 0,
              "experiment.n_gram", exp["n_gram"], "an integer >= 0 (0 skips the Gram error)")
+    _require(isinstance(exp["seed"], int) and exp["seed"] >= 0, "experiment.seed", exp["seed"],
+             "an integer >= 0 (numpy SeedSequence entropy)")
     for key in ("gram_block", "chunk_rows"):
         _require(isinstance(exp[key], int) and exp[key] >= 1, f"experiment.{key}", exp[key],
                  "an integer >= 1")
+    _require(exp["blas_threads"] is None or isinstance(exp["blas_threads"], int) and exp["blas_threads"] >= 1,
+             "experiment.blas_threads", exp["blas_threads"], "an integer >= 1, or null for the library default")
     _validate_feature_map(fmap, kern["name"])
     if "sigma" in kern:
         _require(kern["sigma"] is not None and float(kern["sigma"]) > 0,

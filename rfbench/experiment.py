@@ -20,46 +20,72 @@ import pandas as pd
 from omegaconf import OmegaConf
 from threadpoolctl import threadpool_limits
 
-from rfbench import config as config_
+from rfbench import config as config_, results
 from rfbench.classifier import LibLinearClassifier
 from rfbench.dataset import Dataset, load_dataset
 from rfbench.feature_map import FEATURE_MAPS
 from rfbench.kernel import Kernel, make_kernel
 from rfbench.metrics import relative_gram_error
-from rfbench.results import read_trials, summarize, write_atomic, write_csv
 
 log = logging.getLogger("rfbench")
 
 
 def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
-    """Run (or resume) every trial of a resolved config; return its trials table."""
+    """Run (or resume) every trial of a resolved config; return its trials table.
+
+    Trials already in ``trials.csv`` are skipped (all are recomputed with
+    ``experiment.force``), and trials another process is computing are left to
+    it, then waited for; so reruns, interrupted runs and concurrent runs of one
+    config all end with each trial recorded exactly once.
+    """
     cfg = config_.to_dict(cfg)
     config_.validate(cfg)
     exp = cfg["experiment"]
-    rid = config_.run_id(cfg)
-    out = Path(exp["results_dir"]) / exp["name"] / "runs" / rid
-    out.mkdir(parents=True, exist_ok=True)
-    write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
-    with _log_to(out / "run.log"), threadpool_limits(limits=exp["blas_threads"]):
+    with threadpool_limits(limits=exp["blas_threads"]):
         data = load_dataset(cfg["dataset"])
-        _check_sizes(cfg, data)
-        kernel = make_kernel(cfg["kernel"]["name"], data.d, **_kernel_params(cfg))
-        trials = read_trials(out / "trials.csv") if not exp["force"] else pd.DataFrame()
-        done = set(trials["trial"]) if len(trials) else set()
-        log.info("run %s: %s, %d trial(s) to do in %s", rid, _describe(cfg),
-                 exp["trials"] - len(done & set(range(exp["trials"]))), out)
-        for t in range(exp["trials"]):
-            if t in done:
-                continue
-            row = {**config_.flatten(cfg), "run_id": rid, "trial": t,
-                   "seed": exp["seed"], **_trial(cfg, data, kernel, t)}
-            trials = pd.concat([trials, pd.DataFrame([row])], ignore_index=True)
-            write_csv(out / "trials.csv", trials)
-            log.info("trial %d: %s", t, _format_metrics(row))
-        summary = summarize(trials[trials["trial"] < exp["trials"]])
-        write_csv(out / "summary.csv", summary)
-        log.info("summary over %d trials: %s", exp["trials"], _format_summary(summary))
+        _check_sizes(cfg, data)  # the last check, and it needs the data: nothing is written before it
+        out = Path(exp["results_dir"]) / exp["name"] / "runs" / config_.run_id(cfg)
+        out.mkdir(parents=True, exist_ok=True)
+        results.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
+        with _log_to(out / "run.log"):
+            _run_trials(cfg, data, out)
+            return _summarize(cfg, out)
+
+
+def _run_trials(cfg: dict, data: Dataset, out: Path) -> None:
+    """Compute the trials missing from ``out``, leaving those another process holds to it."""
+    exp = cfg["experiment"]
+    if exp["force"]:
+        results.clear_trials(out / "trials.csv")
+    todo = sorted(set(range(exp["trials"])) - results.recorded(out / "trials.csv"))
+    log.info("run %s: %s, %d trial(s) to do in %s", out.name, _describe(cfg), len(todo), out)
+    kernel = make_kernel(cfg["kernel"]["name"], data.d, **_kernel_params(cfg))
+    busy = [t for t in todo if not _run_trial(cfg, data, kernel, out, t, wait=False)]
+    for t in busy:  # wait for the other process, and compute the trial if it died
+        _run_trial(cfg, data, kernel, out, t, wait=True)
+
+
+def _summarize(cfg: dict, out: Path) -> pd.DataFrame:
+    """Write ``summary.csv`` over trials 0..N-1; return all recorded trials."""
+    n = cfg["experiment"]["trials"]
+    trials = results.read_trials(out / "trials.csv")
+    summary = results.summarize(trials[trials["trial"] < n])
+    results.write_csv(out / "summary.csv", summary)
+    log.info("summary over %d trials: %s", n, _format_summary(summary))
     return trials
+
+
+def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, *, wait: bool) -> bool:
+    """Compute and record trial ``t`` unless it is recorded; False if another process holds it."""
+    with results.claim(out, t, wait=wait) as claimed:
+        if not claimed:
+            return False
+        if t not in results.recorded(out / "trials.csv"):
+            row = {**config_.flatten(cfg), "run_id": out.name, "trial": t,
+                   "seed": cfg["experiment"]["seed"], **_trial(cfg, data, kernel, t)}
+            results.record_trial(out / "trials.csv", row)
+            log.info("trial %d: %s", t, _format_metrics(row))
+    return True
 
 
 def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int) -> dict[str, Any]:

@@ -10,14 +10,21 @@ Layout under ``<results_dir>/<experiment.name>/runs/<run_id>/``:
 
 Every file is written to a temporary name in the same directory and renamed into
 place, so an interrupted run never leaves a half-written file, and a rerun reads
-``trials.csv`` to skip the trials it already holds.
+``trials.csv`` to skip the trials it already holds.  Processes sharing a run
+directory add rows under an ``flock`` on ``.trials.csv.lock`` (read, merge by
+trial, write), and each trial is computed under its own lock in ``.claims/``, so
+concurrent runs of one config neither lose nor duplicate rows nor redo each
+other's trials.  The kernel releases both locks when a process dies.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import tempfile
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Iterable
+from typing import Any
 
 import pandas as pd
 
@@ -50,6 +57,56 @@ def write_csv(path: Path, frame: pd.DataFrame) -> None:
 def read_trials(path: Path) -> pd.DataFrame:
     """Trials already recorded at ``path`` (empty frame when there are none)."""
     return pd.read_csv(path) if path.exists() else pd.DataFrame()
+
+
+def recorded(path: Path) -> set[int]:
+    """Indices of the trials recorded at ``path``."""
+    trials = read_trials(path)
+    return set(trials["trial"]) if len(trials) else set()
+
+
+@contextlib.contextmanager
+def locked(lock_file: Path, *, wait: bool = True) -> Iterator[bool]:
+    """Hold an exclusive ``flock`` on ``lock_file``; yield False if busy and not ``wait``."""
+    lock_file.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_file, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def claim(run_dir: Path, trial: int, *, wait: bool = True) -> contextlib.AbstractContextManager[bool]:
+    """Lock trial ``trial`` of ``run_dir`` for computing it (see :func:`locked`)."""
+    return locked(run_dir / ".claims" / f"trial-{trial}.lock", wait=wait)
+
+
+def _lock_of(path: Path) -> Path:
+    return path.with_name(f".{path.name}.lock")
+
+
+def record_trial(path: Path, row: Mapping[str, Any]) -> pd.DataFrame:
+    """Add one trial's row to ``path``; the first row recorded for a trial wins.
+
+    The read-merge-write runs under a lock, so concurrent writers keep each
+    other's rows.  Returns the merged table, sorted by trial.
+    """
+    with locked(_lock_of(path)):
+        trials = pd.concat([read_trials(path), pd.DataFrame([row])], ignore_index=True)
+        trials = trials.drop_duplicates("trial", keep="first").sort_values("trial", kind="stable")
+        write_csv(path, trials)
+    return trials
+
+
+def clear_trials(path: Path) -> None:
+    """Forget every trial recorded at ``path`` (for ``experiment.force``)."""
+    with locked(_lock_of(path)):
+        path.unlink(missing_ok=True)
 
 
 def summarize(trials: pd.DataFrame, by: Iterable[str] = ("run_id",)) -> pd.DataFrame:

@@ -83,6 +83,7 @@ def test_rerun_resumes_and_same_seed_gives_same_numbers(rff_run):
     ("feature_map.m_over_d=0", "feature_map.m_over_d=0 is invalid"),
     ("kernel.sigma=-1", "kernel.sigma=-1 is invalid"),
     ("experiment.n_gram=999999", "experiment.n_gram=999999 is invalid"),
+    ("feature_map=identity", "feature_map=identity cannot approximate kernel=gaussian"),
 ])
 def test_bad_values_exit_with_a_clear_message(tmp_path, override, message):
     proc = rfbench(tmp_path, override)

@@ -1,5 +1,6 @@
 import pytest
 from hydra import compose, initialize_config_dir
+from hydra.errors import MissingConfigException
 
 from rfbench import config
 from tests.conftest import REPO
@@ -24,6 +25,10 @@ def test_default_config_is_valid_and_has_every_group():
     ("kernel.sigma=-1.5", "kernel.sigma=-1.5", "> 0"),
     ("experiment.trials=0", "experiment.trials=0", ">= 1"),
     ("classifier.log2_C=[]", "classifier.log2_C=[]", "non-empty"),
+    ("classifier.cv=0", "classifier.cv=0", ">= 1"),
+    ("experiment.n_gram=-1", "experiment.n_gram=-1", ">= 0"),
+    ("experiment.seed=-1", "experiment.seed=-1", ">= 0"),
+    ("experiment.blas_threads=0", "experiment.blas_threads=0", ">= 1, or null"),
 ])
 def test_bad_values_name_field_value_and_range(override, field, hint):
     with pytest.raises(config.ConfigError) as err:
@@ -37,11 +42,30 @@ def test_askrff_subset_size_is_checked():
         config.validate(cfg)
 
 
-def test_feature_map_kernel_mismatch_is_rejected_with_reason():
-    with pytest.raises(config.ConfigError, match="feature_map=rff cannot approximate kernel=sinh_gaussian"):
-        config.validate(compose_cfg("kernel=sinh_gaussian", "feature_map=rff"))
-    with pytest.raises(config.ConfigError, match="kernel=linear takes feature_map=identity"):
-        config.validate(compose_cfg("kernel=linear", "feature_map=askrff"))
+@pytest.mark.parametrize("group, valid", [
+    ("dataset", ["a9a", "cod_rna", "letter", "spambase"]),
+    ("kernel", ["gaussian", "linear", "sinh_gaussian"]),
+    ("feature_map", ["askrff", "identity", "rff"]),
+    ("classifier", ["liblinear", "none"]),
+])
+def test_unknown_group_option_lists_the_valid_ones(group, valid):
+    with pytest.raises(MissingConfigException) as err:
+        compose_cfg(f"{group}=nope")
+    message = str(err.value)
+    assert f"'{group}/nope'" in message and all(f"\t{option}\n" in message for option in valid)
+
+
+MISMATCHES = [(fmap, kernel) for fmap, kernels in config.SUPPORTED_KERNELS.items()
+              for kernel in ("gaussian", "linear", "shift_gaussian", "sinh_gaussian", "cosh_gaussian")
+              if kernel not in kernels]
+
+
+@pytest.mark.parametrize("fmap, kernel", MISMATCHES)
+def test_feature_map_kernel_mismatch_is_rejected_with_reason(fmap, kernel):
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(compose_cfg(f"kernel={kernel}", f"feature_map={fmap}"))
+    assert f"feature_map={fmap} cannot approximate kernel={kernel}: it supports kernel=" in str(err.value)
+    assert "kernel=linear takes feature_map=identity" in str(err.value)
 
 
 def test_m_is_absolute_or_a_multiple_of_d():
@@ -57,6 +81,8 @@ def test_run_id_ignores_execution_settings_only():
     assert config.run_id(base) == config.run_id(same)
     assert config.run_id(base) != config.run_id(other)
     assert config.run_id(base) != config.run_id(compose_cfg("experiment.seed=1"))
+    assert config.run_id(compose_cfg("feature_map.m_over_d=2")) == config.run_id(
+        compose_cfg("feature_map.m_over_d=2.0"))
 
 
 def test_flatten_makes_one_column_per_leaf():
