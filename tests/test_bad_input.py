@@ -62,7 +62,7 @@ def test_malformed_libsvm_line_names_file_and_line(tmp_path):
 
 @pytest.mark.parametrize("name, fmt, message", [
     ("empty.csv", "csv", "empty.csv: cannot parse as delimited text"),
-    ("empty.libsvm", "libsvm", r"n_train \+ n_test = 6 rows, but the file has 0"),
+    ("empty.libsvm", "libsvm", "empty.libsvm: no data rows"),
 ])
 def test_empty_file_is_an_error(tmp_path, name, fmt, message):
     with pytest.raises(DatasetError, match=message):

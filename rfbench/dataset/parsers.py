@@ -91,6 +91,8 @@ def parse_file(path: str | os.PathLike, fmt: str, options: Mapping, n_features: 
     """Parse one file with the parser of ``fmt``; reject non-finite values."""
     check_format(fmt, options)
     X, y = PARSERS[fmt](Path(path), n_features, **options)
+    if not len(y):
+        raise DatasetError(f"{path}: no data rows (empty file?)")
     bad = np.argwhere(~np.isfinite(X))
     if bad.size:
         row, col = bad[0]
