@@ -59,7 +59,8 @@ def masses_vs_m(masses: pd.DataFrame, exact: pd.DataFrame, path: Path) -> Path:
             ax.axhline(truth[f"mass_{part}"], color=f"C{i}", ls="--", lw=1, label=f"true {label}")
         ax.set(title=kernel, xlabel=r"$\log_2(M/d)$", ylabel="total mass")
         ax.grid(alpha=0.3)
-    axes[0][0].legend(fontsize=7)
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", ncol=6, fontsize=8)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return _save(fig, path)
 
 
@@ -92,7 +93,8 @@ def accuracy_and_time_vs_m(trials: pd.DataFrame, linear: pd.DataFrame, path: Pat
 
 
 def _save(fig, path: Path) -> Path:
-    fig.tight_layout()
+    if not fig.get_layout_engine():
+        fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
     plt.close(fig)
