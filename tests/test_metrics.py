@@ -78,3 +78,28 @@ def test_accuracy():
         accuracy([1, 2, 3], [1, 2])
     with pytest.raises(ValueError, match="non-empty"):
         accuracy([], [])
+
+
+class _ShuffledBlocks(IdentityMap):
+    """Factor pairs without structure: L = X[:, :2], R = X[:, 2:] and back."""
+
+    def gram_blocks(self, X, Y=None, block_size=1):
+        X, Y = self._validate_pair(X, Y)
+        yield X[:, :2], Y[:, 2:]
+        yield X[:, 2:], Y[:, :2]
+
+
+@pytest.mark.parametrize(
+    "fmap",
+    [
+        AsKRFF(kernel="shift_gaussian", n_components=33, random_state=4),  # R = L, R = -L and R = [L2, -L1]
+        GaussianRFF(n_components=33, variant="cos_offset", random_state=4),
+        _ShuffledBlocks(),
+    ],
+    ids=["askrff", "rff", "unstructured"],
+)
+def test_symmetric_shortcuts_equal_the_general_product(fmap):
+    """Y=None recognizes structured factor pairs; Y=copy of X always takes the general GEMM."""
+    fmap.fit(X)
+    np.testing.assert_allclose(approximate_gram(fmap, X, block_size=7), dense_gram(fmap, X, X.copy()), atol=1e-13)
+    np.testing.assert_allclose(approximate_gram(fmap, X, block_size=7), approximate_gram(fmap, X, X.copy()), atol=1e-13)

@@ -1,4 +1,4 @@
-"""Chunked, in-place evaluation of trigonometric random-feature blocks.
+"""Chunked, in-place, multi-threaded evaluation of trigonometric random-feature blocks.
 
 Every map in this package reduces to blocks of the form
 
@@ -8,20 +8,35 @@ Every map in this package reduces to blocks of the form
 
 for data X (n, d) and frequencies W (d, m).  With M up to d * 2^10 the output
 dominates memory, so the engine writes straight into a caller-provided (or
-freshly allocated) output: one GEMM per row chunk into a reused buffer, then
-ufuncs with ``out=`` and in-place scaling.  No temporary ever has the size of
-the output.
+freshly allocated) output: per row chunk, one GEMM into a reused per-thread
+buffer, then ufuncs with ``out=`` and in-place scaling.  No temporary ever has
+the size of the output.
+
+Threads.  numpy's cos/sin run on one core and dominate the cost (d is small, so
+the GEMM is cheap), but they release the GIL.  Row chunks are therefore spread
+over a small thread pool, as many threads as the BLAS thread limit currently set
+with threadpoolctl (``threadpool_limits(1)`` makes the engine serial), while BLAS
+itself is held to one thread per call: a multi-threaded BLAS on these skinny
+GEMMs only adds synchronisation.  Chunks write disjoint output rows and each is
+computed the same way whichever thread runs it, so the result does not depend
+on the number of threads.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
+from threadpoolctl import ThreadpoolController
 
-#: Size of the per-chunk projection buffer: big enough for the GEMM to run at
-#: full BLAS speed, small enough to stay cache-friendly and negligible in memory.
-CHUNK_BYTES = 8 * 2**20
+#: Size of the per-chunk projection buffer: large enough that per-chunk costs
+#: (GEMM call, task dispatch) vanish, small enough to leave the threads many
+#: chunks to balance (measured flat from 1 to 4 MiB on the bench, see rfbench.bench).
+CHUNK_BYTES = 2 * 2**20
 
 _FEATURE_DTYPES = ("float32", "float64")
 
@@ -66,7 +81,8 @@ def cos_sin(
     dtype : {"float32", "float64"}, default=float32
         Precision of the GEMM, the trigonometry and the output.
     chunk_rows : int, optional
-        Rows per GEMM; default fills a buffer of about :data:`CHUNK_BYTES`.
+        Rows per GEMM (and per thread task); default fills a buffer of about
+        :data:`CHUNK_BYTES`.
 
     Returns
     -------
@@ -76,12 +92,15 @@ def cos_sin(
     m = W.shape[1]
     first, second = (np.sin, np.cos) if rotated else (np.cos, np.sin)
     first_scale = -scale if rotated else scale
-    for rows, projection in _projections(X, W, None, chunk_rows):
+
+    def fill(rows: slice, projection: np.ndarray) -> None:
         left, right = out[rows, :m], out[rows, m:]
         first(projection, out=left)
         left *= first_scale
         second(projection, out=right)
         right *= scale
+
+    _map_projections(fill, X, W, None, chunk_rows)
     return out
 
 
@@ -104,10 +123,13 @@ def cos_offset(
     offset = np.asarray(offset, dtype=X.dtype)
     if offset.shape != (W.shape[1],):
         raise ValueError(f"offset has shape {offset.shape}, expected ({W.shape[1]},)")
-    for rows, projection in _projections(X, W, offset, chunk_rows):
+
+    def fill(rows: slice, projection: np.ndarray) -> None:
         block = out[rows]
         np.cos(projection, out=block)
         block *= scale
+
+    _map_projections(fill, X, W, offset, chunk_rows)
     return out
 
 
@@ -128,24 +150,58 @@ def _prepare(
     return X, W, out
 
 
-def _projections(
-    X: np.ndarray, W: np.ndarray, offset: np.ndarray | None, chunk_rows: int | None
-) -> Iterator[tuple[slice, np.ndarray]]:
-    """Yield ``(rows, X[rows] @ W + offset)`` for consecutive row chunks.
+def trig_threads() -> int:
+    """Threads of the engine: the current BLAS thread limit (threadpoolctl), at least 1."""
+    limits = [lib.num_threads for lib in _blas_controller().lib_controllers]
+    return max(1, min(limits, default=os.cpu_count() or 1))
 
-    The yielded projection lives in one reused buffer: consume it before
-    advancing the iterator.
+
+def _map_projections(
+    fill: Callable[[slice, np.ndarray], None],
+    X: np.ndarray,
+    W: np.ndarray,
+    offset: np.ndarray | None,
+    chunk_rows: int | None,
+) -> None:
+    """Call ``fill(rows, X[rows] @ W + offset)`` for consecutive row chunks, in threads.
+
+    The projection lives in a buffer reused by the calling thread: ``fill`` must
+    consume it before returning, and write only output rows ``rows``.
     """
     n, m = X.shape[0], W.shape[1]
     if chunk_rows is None:
         chunk_rows = max(1, CHUNK_BYTES // max(1, m * X.itemsize))
     elif chunk_rows < 1:
         raise ValueError(f"chunk_rows={chunk_rows} must be a positive integer")
-    buffer = np.empty((min(chunk_rows, n), m), dtype=X.dtype)
-    for start in range(0, n, chunk_rows):
-        rows = slice(start, min(start + chunk_rows, n))
-        projection = buffer[: rows.stop - start]
+    chunks = [slice(start, min(start + chunk_rows, n)) for start in range(0, n, chunk_rows)]
+    buffers = threading.local()
+
+    def task(rows: slice) -> None:
+        if not hasattr(buffers, "projection"):
+            buffers.projection = np.empty((min(chunk_rows, n), m), dtype=X.dtype)
+        projection = buffers.projection[: rows.stop - rows.start]
         np.matmul(X[rows], W, out=projection)
         if offset is not None:
             projection += offset
-        yield rows, projection
+        fill(rows, projection)
+
+    n_threads = min(trig_threads(), len(chunks))
+    with _blas_controller().limit(limits=1):
+        if n_threads <= 1:
+            for rows in chunks:
+                task(rows)
+        else:
+            # list() waits for every chunk and re-raises the first exception.
+            list(_executor(n_threads, os.getpid()).map(task, chunks))
+
+
+@functools.cache
+def _blas_controller() -> ThreadpoolController:
+    """The BLAS libraries numpy calls (scanning the loaded libraries takes milliseconds: once)."""
+    return ThreadpoolController().select(user_api="blas")
+
+
+@functools.cache
+def _executor(n_threads: int, pid: int) -> ThreadPoolExecutor:
+    """A pool of ``n_threads`` threads; keyed by pid as a forked child has no threads."""
+    return ThreadPoolExecutor(n_threads, thread_name_prefix="rfbench-trig")

@@ -4,7 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rfbench.feature_map._trig import cos_offset, cos_sin, feature_dtype
+from threadpoolctl import threadpool_limits
+
+from rfbench.feature_map._trig import cos_offset, cos_sin, feature_dtype, trig_threads
 
 N, D, M = 31, 5, 13
 
@@ -78,3 +80,34 @@ def test_unsupported_dtype_names_choices(bad):
     message = rf"dtype={bad!r} is not supported; choose one of \('float32', 'float64'\)"
     with pytest.raises(ValueError, match=message):
         feature_dtype(bad)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_result_does_not_depend_on_the_number_of_threads(data, dtype):
+    """Chunks run in threads write disjoint rows, each computed the same way: bit-identical output."""
+    X, W, b = np.repeat(data[0], 40, axis=0), data[1], data[2]
+    with threadpool_limits(1):
+        assert trig_threads() == 1
+        serial = cos_sin(X, W, scale=0.3, dtype=dtype, chunk_rows=16), cos_offset(X, W, b, dtype=dtype, chunk_rows=16)
+    with threadpool_limits(2):
+        assert trig_threads() == 2
+        threaded = cos_sin(X, W, scale=0.3, dtype=dtype, chunk_rows=16), cos_offset(X, W, b, dtype=dtype, chunk_rows=16)
+    for one, two in zip(serial, threaded):
+        np.testing.assert_array_equal(one, two)
+    np.testing.assert_allclose(threaded[0], reference(X, W, 0.3), atol=1e-5)
+
+
+def test_blas_thread_limit_is_restored(data):
+    """BLAS is held to one thread during the call only."""
+    X, W, _ = data
+    with threadpool_limits(2, user_api="blas"):
+        cos_sin(X, W, chunk_rows=4)
+        assert trig_threads() == 2
+
+
+def test_errors_in_threads_reach_the_caller(data):
+    X, W, _ = data
+    with threadpool_limits(2), pytest.raises(ValueError, match="read-only"):
+        out = np.empty((N, 2 * M), np.float32)
+        out.setflags(write=False)
+        cos_sin(X, W, out=out, chunk_rows=4)

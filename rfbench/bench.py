@@ -1,0 +1,298 @@
+"""Benchmark of rfbench's numeric core against its natural peers, in one run on the same data.
+
+    python -m rfbench.bench [--quick] [--out results/bench/bench.csv] [--repeats 5]
+
+Sections (each figure is the median over ``--repeats`` runs, half as many for
+the minute-long gram and cv sections; ``os.getloadavg()`` is recorded with
+every row because the machine may be shared):
+
+* ``transform``: Gaussian RFF features/s on ijcnn1 (N = 50,000, d = 22) at equal
+  output width D = 4096: rfbench ``cos_sin`` with M = D/2 frequencies in float32
+  and float64, ``cos_offset`` with M = D, and scikit-learn's RBFSampler
+  (n_components = D, D cosine features) on float64 and float32 input.  The
+  machine's limit is the bare GEMM X W plus bare in-place cos/sin of the same
+  sizes, the trigonometry spread over the engine's threads.
+* ``gram``: ||K - K~||_F / ||K||_F on n_gram = 1000 spambase points at
+  M = 2^10 d with the AsK-RFF kernels, each in a fresh process for its peak RSS,
+  against the bare float64 GEMMs sum_b L_b R_b^T of the same factor sizes.
+* ``cv``: choosing C by 5-fold CV over 2^-5..2^5 with LibLinear warm starts vs
+  the plain loop, on Gaussian RFF features at M = 2d.
+
+``--quick`` runs every section on tiny sizes (a smoke test, not a measurement).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from omegaconf import OmegaConf
+from sklearn.kernel_approximation import RBFSampler
+from threadpoolctl import threadpool_info
+
+from rfbench.classifier import LibLinearClassifier
+from rfbench.cli import CONFIG_DIR
+from rfbench.dataset import Dataset, load_dataset
+from rfbench.feature_map import AsKRFF, GaussianRFF
+from rfbench.feature_map._trig import trig_threads
+from rfbench.metrics import _add_product, relative_gram_error
+
+GRAM_KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Problem sizes of one benchmark run."""
+
+    transform_dataset: str
+    n_transform: int
+    width: int
+    n_gram: int
+    gram_m_over_d: int
+    gram_block: int
+    cv_datasets: tuple[str, ...]
+    n_cv: int | None = None  # training rows for the CV section (None: all)
+
+
+FULL = Sizes("ijcnn1", 50_000, 4096, 1000, 2**10, 2048, ("spambase", "ijcnn1"))
+QUICK = Sizes("spambase", 500, 64, 60, 2, 16, ("spambase",), n_cv=300)
+
+
+@dataclass
+class Row:
+    """One line of bench.csv: a measured time and what it is compared with."""
+
+    section: str
+    name: str
+    seconds: float
+    repeats: int
+    value: float = float("nan")
+    unit: str = ""
+    ratio: float = float("nan")
+    reference: str = ""
+    goal: str = ""
+    met: bool | None = None
+    note: str = ""
+    load1: float = float("nan")
+    load5: float = float("nan")
+    load15: float = float("nan")
+
+    def __post_init__(self) -> None:
+        self.load1, self.load5, self.load15 = os.getloadavg()
+
+
+def median_seconds(fn: Callable[[], object], repeats: int) -> float:
+    """Median wall time of ``repeats`` calls of ``fn``."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+# --- transform ------------------------------------------------------------------------
+def bench_transform(X: np.ndarray, width: int, sigma: float, repeats: int) -> list[Row]:
+    """Output features/s of rfbench and RBFSampler at equal output width, and the bare limit."""
+    n = len(X)
+    X32 = X.astype(np.float32)
+    half = GaussianRFF(n_components=width // 2, sigma=sigma, random_state=0).fit(X)
+    offset = GaussianRFF(n_components=width, sigma=sigma, variant="cos_offset", random_state=0).fit(X)
+    gamma = 1.0 / (2.0 * sigma**2)
+    rbf64 = RBFSampler(gamma=gamma, n_components=width, random_state=0).fit(X)
+    rbf32 = RBFSampler(gamma=gamma, n_components=width, random_state=0).fit(X32)  # float32 weights
+    ours32, ours64 = "rfbench cos_sin float32 (M=D/2)", "rfbench cos_sin float64 (M=D/2)"
+    peer64, peer32 = "RBFSampler float64 (n_components=D)", "RBFSampler float32 input (n_components=D)"
+    limit = "bare limit float32: GEMM + cos/sin"
+    runs = {
+        ours32: lambda: half.set_params(dtype="float32").transform(X),
+        ours64: lambda: half.set_params(dtype="float64").transform(X),
+        "rfbench cos_offset float32 (M=D)": lambda: offset.transform(X),
+        peer64: lambda: rbf64.transform(X),
+        peer32: lambda: rbf32.transform(X32),
+    }
+    seconds = {name: median_seconds(fn, repeats) for name, fn in runs.items()}
+    seconds[limit] = _bare_trig_seconds(X32, half.random_weights_, repeats)
+    note = f"N={n} d={X.shape[1]} D={width}"
+    rows = [Row("transform", name, s, repeats, n * width / s, "features/s", note=note) for name, s in seconds.items()]
+    rows += [
+        _ratio_row("transform", "rfbench float32 / RBFSampler float64", seconds[peer64] / seconds[ours32], 10.0),
+        _ratio_row("transform", "rfbench float32 / RBFSampler float32", seconds[peer32] / seconds[ours32], 2.0),
+        _ratio_row("transform", "rfbench float64 / RBFSampler float64", seconds[peer64] / seconds[ours64], 1.0),
+        _ratio_row("transform", "rfbench float32 / bare limit", seconds[limit] / seconds[ours32], 0.6),
+    ]
+    return rows
+
+
+def _bare_trig_seconds(X32: np.ndarray, W: np.ndarray, repeats: int) -> float:
+    """Bare GEMM plus bare in-place cos and sin of the same sizes, no scaling, no chunking.
+
+    The output is pre-faulted and the trigonometry split in row blocks over
+    ``trig_threads()`` threads: the most the engine could do with these ufuncs.
+    """
+    W32 = W.astype(np.float32)
+    projection = np.empty((len(X32), W.shape[1]), np.float32)
+    out = np.zeros((len(X32), 2 * W.shape[1]), np.float32)
+    n_threads = trig_threads()
+    bounds = np.linspace(0, len(X32), n_threads + 1).astype(int)
+
+    def trig(i: int) -> None:
+        rows = slice(bounds[i], bounds[i + 1])
+        np.cos(projection[rows], out=out[rows, : W.shape[1]])
+        np.sin(projection[rows], out=out[rows, W.shape[1] :])
+
+    with ThreadPoolExecutor(n_threads) as pool:
+        gemm = median_seconds(lambda: np.matmul(X32, W32, out=projection), repeats)
+        return gemm + median_seconds(lambda: list(pool.map(trig, range(n_threads))), repeats)
+
+
+def _ratio_row(section: str, name: str, ratio: float, threshold: float) -> Row:
+    return Row(section, name, float("nan"), 0, ratio=ratio, goal=f">= {threshold:g}", met=bool(ratio >= threshold))
+
+
+# --- Gram error -----------------------------------------------------------------------
+def bench_gram(X: np.ndarray, sizes: Sizes, repeats: int) -> list[Row]:
+    """Gram-error time and peak RSS per AsK-RFF kernel, each in a fresh process."""
+    rows = []
+    for kernel in GRAM_KERNELS:
+        with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
+            seconds, bare, peak, note = pool.submit(_gram_child, X, kernel, sizes, repeats).result()
+        rows += [
+            Row("gram", f"{kernel} gram error", seconds, repeats, note=note),
+            Row("gram", f"{kernel} time / bare GEMMs", seconds, repeats, ratio=seconds / bare,
+                reference=f"bare dgemm {bare:.3g} s", goal="<= 1.5", met=bool(seconds / bare <= 1.5)),
+            Row("gram", f"{kernel} peak RSS", float("nan"), 1, peak / 2**30, "GiB",
+                goal="< 2 GiB", met=bool(peak < 2 * 2**30), note="VmHWM of the whole child process"),
+        ]
+    return rows
+
+
+def _gram_child(X: np.ndarray, kernel: str, sizes: Sizes, repeats: int) -> tuple[float, float, int, str]:
+    """(median seconds of relative_gram_error, of its bare GEMMs, peak RSS in bytes, note).
+
+    The bare GEMMs are the plain accumulation gram += L_b R_b^T over float64
+    factors of the same sizes, timed right after in the same process.
+    """
+    d = X.shape[1]
+    fmap = AsKRFF(kernel=kernel, n_components=sizes.gram_m_over_d * d, kernel_params=_kernel_params(kernel),
+                  random_state=0).fit(X)
+    K = fmap.kernel_(X, X)
+    error = relative_gram_error(K, fmap, X, block_size=sizes.gram_block)
+    seconds = median_seconds(lambda: relative_gram_error(K, fmap, X, block_size=sizes.gram_block), repeats)
+    columns = 2 * fmap.n_components * len(fmap.frequencies_)
+    rng = np.random.default_rng(0)
+    L, R = rng.standard_normal((2, len(X), 2 * sizes.gram_block))
+    gram = np.zeros((len(X), len(X)), order="F")
+    block = median_seconds(lambda: _add_product(gram, L, R), repeats)
+    note = f"n_gram={len(X)} M={sizes.gram_m_over_d}*d columns={columns} error={error:.4g}"
+    return seconds, block * columns / L.shape[1], _peak_rss_bytes(), note
+
+
+def _peak_rss_bytes() -> int:
+    """VmHWM of this process (Linux)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmHWM in /proc/self/status")
+
+
+# --- C selection ----------------------------------------------------------------------
+def bench_cv(data: Dataset, sigma: float, repeats: int, n_rows: int | None = None) -> list[Row]:
+    """LibLinear CV over the C grid: warm starts vs the plain 5-fold x 11-value loop."""
+    X, y = data.X_train[:n_rows], data.y_train[:n_rows]
+    Z = GaussianRFF(n_components=2 * data.d, sigma=sigma, random_state=0).fit_transform(X)
+    fits = {}
+    for warm in (False, True):
+        clf = LibLinearClassifier(random_state=0, cv_warm_start=warm)
+        fits[warm] = (median_seconds(lambda: clf.fit(Z, y), repeats), clf)
+    (plain, clf_plain), (warm, clf_warm) = fits[False], fits[True]
+    C_plain, C_warm = clf_plain.C_, clf_warm.C_
+    # How flat the CV curve is: the plain loop's accuracy at the C warm starts chose.
+    at_warm = clf_plain.cv_scores_[list(clf_plain.C_grid).index(C_warm)]
+    note = (f"{data.name} n={len(Z)} RFF M=2d: C plain={C_plain:g}, warm={C_warm:g}; plain CV accuracy "
+            f"{clf_plain.cv_scores_.max():.4f} at C={C_plain:g}, {at_warm:.4f} at C={C_warm:g}")
+    return [
+        Row("cv", f"{data.name} plain loop", plain, repeats, note=note),
+        Row("cv", f"{data.name} warm start", warm, repeats, note=note),
+        Row("cv", f"{data.name} speed-up warm / plain", float("nan"), repeats, ratio=plain / warm,
+            goal="same C", met=C_plain == C_warm, note=note),
+    ]
+
+
+# --- driver ---------------------------------------------------------------------------
+def _config(group: str, name: str) -> dict:
+    return OmegaConf.to_container(OmegaConf.load(Path(CONFIG_DIR) / group / f"{name}.yaml"), resolve=True)
+
+
+def _kernel_params(kernel: str) -> dict:
+    return {k: v for k, v in _config("kernel", kernel).items() if k != "name" and v is not None}
+
+
+def _dataset(name: str) -> Dataset:
+    return load_dataset(_config("dataset", name))
+
+
+def run(sizes: Sizes, repeats: int) -> pd.DataFrame:
+    """All sections; one row per measurement or ratio."""
+    sigma = _config("kernel", "gaussian")["sigma"]
+    data = _dataset(sizes.transform_dataset)
+    X = np.vstack([data.X_train, data.X_test])[: sizes.n_transform]
+    rows = bench_transform(X, sizes.width, sigma, repeats)
+    spam = _dataset("spambase").X_train
+    gram_rows = np.random.default_rng(0).choice(len(spam), sizes.n_gram, replace=False)
+    rows += bench_gram(spam[gram_rows], sizes, max(1, repeats // 2))
+    for name in sizes.cv_datasets:
+        rows += bench_cv(_dataset(name), sigma, max(1, repeats // 2), sizes.n_cv)
+    return pd.DataFrame([asdict(row) for row in rows])
+
+
+def markdown(table: pd.DataFrame, command: str) -> str:
+    """The README table: each ratio and goal, plus the throughputs and times it comes from."""
+    blas = ", ".join(f"{i['internal_api']} {i.get('architecture', '')} x{i['num_threads']}"
+                     for i in threadpool_info() if i["user_api"] == "blas")
+    load = table[["load1", "load5", "load15"]].agg(["min", "max"])
+    lines = [f"`{command}` ({blas}; engine threads {trig_threads()}; load average 1 min "
+             f"{load.loc['min', 'load1']:.2f}-{load.loc['max', 'load1']:.2f} during the run)", "",
+             "| section | measurement | figure | goal | met |", "|---|---|---|---|---|"]
+    for row in table.itertuples():
+        lines.append(f"| {row.section} | {row.name} | {_figure(row)} | {row.goal} | "
+                     f"{'' if row.met is None or pd.isna(row.met) else ('yes' if row.met else 'NO')} |")
+    lines.append("| end to end | wall time of the paper make targets | (to fill in) | | |")
+    return "\n".join(lines)
+
+
+def _figure(row) -> str:
+    if not pd.isna(row.ratio):
+        return f"{row.ratio:.2f}x" + (f" ({row.note})" if row.section == "cv" else "")
+    if row.unit == "features/s":
+        return f"{row.value / 1e6:.0f} M features/s ({row.seconds:.3f} s)"
+    if row.unit:
+        return f"{row.value:.3g} {row.unit}"
+    return f"{row.seconds:.3g} s" + (f" ({row.note})" if row.note else "")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m rfbench.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: checks the bench runs, measures nothing")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per measurement (median); default 5")
+    parser.add_argument("--out", type=Path, default=Path("results/bench/bench.csv"))
+    args = parser.parse_args(argv)
+    if args.repeats < 1:
+        parser.error("--repeats must be >= 1")
+    table = run(QUICK if args.quick else FULL, args.repeats)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(args.out, index=False)
+    print(markdown(table, "make bench" if not args.quick else "python -m rfbench.bench --quick"))
+    print(f"\nwrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+"""Smoke test of the benchmark on tiny sizes: it runs and writes a complete CSV (no timing assertions)."""
+from __future__ import annotations
+
+import pandas as pd
+
+from rfbench import bench
+
+
+def test_quick_bench_writes_every_section(tmp_path, capsys):
+    out = tmp_path / "bench" / "bench.csv"
+    bench.main(["--quick", "--repeats", "1", "--out", str(out)])
+    table = pd.read_csv(out)
+    assert set(table.section) == {"transform", "gram", "cv"}
+    assert table[["load1", "load5", "load15"]].notna().all().all()
+    ratios = table.dropna(subset=["ratio"])
+    assert (ratios.ratio > 0).all() and ratios.goal.notna().all()
+    transform = table[(table.section == "transform") & (table.unit == "features/s")]
+    assert len(transform) == 6 and (transform.value > 0).all()
+    rss = table[table.name.str.endswith("peak RSS")]
+    assert list(rss.name) == [f"{k} peak RSS" for k in bench.GRAM_KERNELS]
+    assert ((rss.value > 0) & (rss.value < 2)).all()  # GiB
+    printed = capsys.readouterr().out
+    assert printed.startswith("`python -m rfbench.bench --quick`")
+    assert "| end to end | wall time of the paper make targets |" in printed
+
+
+def test_median_seconds_calls_repeatedly():
+    calls = []
+    assert bench.median_seconds(lambda: calls.append(1), 3) >= 0
+    assert len(calls) == 3
+
