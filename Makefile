@@ -15,7 +15,7 @@ endif
 
 ARGS ?=
 
-.PHONY: install run test sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1
+.PHONY: install run test bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,9 @@ install: $(STAMP)
 
 run: $(STAMP)  ## the default experiment (Gaussian RFF, M = 2d, spambase, 10 trials)
 	$(BIN)/rfbench $(ARGS)
+
+bench: $(STAMP)  ## engine benchmark vs scikit-learn and bare BLAS -> results/bench/bench.csv + Markdown table
+	$(BIN)/python -m rfbench.bench $(ARGS)
 
 sweep: $(STAMP)  ## example sweep over M, aggregated into one CSV and figures
 	$(BIN)/rfbench -m experiment.name=sweep_m feature_map.m_over_d=1,2,4,8 $(ARGS)
