@@ -176,13 +176,14 @@ class AsKRFF(FeatureMap):
             if coef == 0.0:  # e.g. an estimated mass at its bound: nothing to add
                 continue
             scale = np.sqrt(abs(coef) / self.n_components)
+            rotated = part == "imag_pos"
             for cols in frequency_blocks(self.n_components, block_size):
                 W = freqs[cols].T
-                right_scale = np.copysign(scale, coef)
-                yield (
-                    cos_sin(X, W, scale=scale, dtype=np.float64),
-                    cos_sin(Y, W, scale=right_scale, rotated=part == "imag_pos", dtype=np.float64),
-                )
+                L = cos_sin(X, W, scale=scale, dtype=np.float64)
+                if Y is X:  # the same trigonometry: derive R from L instead of recomputing it
+                    yield L, _right_factor(L, np.sign(coef), rotated)
+                else:
+                    yield L, cos_sin(Y, W, scale=np.copysign(scale, coef), rotated=rotated, dtype=np.float64)
 
     def _check_params(self) -> None:
         check_positive_int("n_components", self.n_components)
@@ -209,3 +210,15 @@ class AsKRFF(FeatureMap):
     def _feature_parts(self) -> list[Part]:
         """Parts with blocks in ``transform``: all sampled ones, but real_neg under "drop"."""
         return [p for p in self.frequencies_ if not (p == "real_neg" and self.imaginary == "drop")]
+
+
+def _right_factor(L: np.ndarray, sign: float, rotated: bool) -> np.ndarray:
+    """sign * phi(X) (R = +-L) or sign * psi(X) = sign * [-L2, L1] from L = phi(X) = [L1, L2].
+
+    Bit for bit what ``cos_sin`` gives for the right factor (negation is exact), so
+    ``metrics`` can recognise the structure and halve the Gram-error work.
+    """
+    if not rotated:
+        return L if sign > 0 else -L
+    half = L.shape[1] // 2
+    return np.hstack([-sign * L[:, half:], sign * L[:, :half]])

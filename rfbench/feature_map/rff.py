@@ -91,7 +91,8 @@ class GaussianRFF(FeatureMap):
         """Yield (z_b(X), z_b(Y)) over blocks of frequencies; see FeatureMap.gram_blocks."""
         X, Y = self._validate_pair(X, Y)
         for cols in frequency_blocks(self.n_components, block_size):
-            yield self._features(X, cols, np.float64), self._features(Y, cols, np.float64)
+            Z = self._features(X, cols, np.float64)
+            yield Z, (Z if Y is X else self._features(Y, cols, np.float64))
 
     def _features(self, X: np.ndarray, cols: slice, dtype: DTypeLike) -> np.ndarray:
         """The columns of z(X) that belong to frequencies ``cols`` (normalized by the full M)."""
