@@ -18,18 +18,26 @@ LABELS = {"test_accuracy": "test accuracy", "gram_error": r"$\|K-\tilde K\|_F / 
 
 
 def metric_vs_m(trials: pd.DataFrame, metric: str, path: Path) -> Path:
-    """One panel per dataset: ``metric`` mean +- std over trials against log2(M/d)."""
+    """One panel per dataset: ``metric`` mean +- std over trials against log2(M/d).
+
+    A curve keeps its colour in every panel; the legend is shared, below the panels.
+    """
     datasets = sorted(trials["dataset.name"].unique())
-    fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 3.4), squeeze=False)
+    series = [c for c in SERIES if c in trials]
+    labels = sorted({_label(key) for key, _ in trials.groupby(series, dropna=False)})
+    colors = {label: f"C{i}" for i, label in enumerate(labels)}
+    fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 3.8), squeeze=False)
     for ax, name in zip(axes[0], datasets):
         sub = trials[trials["dataset.name"] == name]
-        for label, curve in sub.groupby([c for c in SERIES if c in sub], dropna=False):
+        for key, curve in sub.groupby(series, dropna=False):
             stats = curve.groupby("m_over_d")[metric].agg(["mean", "std"]).reset_index()
             ax.errorbar(np.log2(stats["m_over_d"]), stats["mean"], yerr=stats["std"].fillna(0),
-                        marker="o", ms=3, capsize=3, label=_label(label))
+                        color=colors[_label(key)], marker="o", ms=3, capsize=3)
         ax.set(title=name, xlabel=r"$\log_2(M/d)$", ylabel=LABELS.get(metric, metric))
         ax.grid(alpha=0.3)
-    axes[0][-1].legend(fontsize=7)
+    handles = [plt.Line2D([], [], color=colors[label], marker="o", ms=3) for label in labels]
+    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 4), fontsize=8)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
     return _save(fig, path)
 
 
