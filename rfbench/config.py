@@ -24,7 +24,7 @@ CLASSIFIERS = ("liblinear", "none")
 #: Config keys that change how a run executes, not what it computes; excluded from run ids.
 EXECUTION_KEYS = (
     "experiment.name", "experiment.trials", "experiment.results_dir", "experiment.force",
-    "experiment.blas_threads", "experiment.chunk_rows", "experiment.gram_block",
+    "experiment.blas_threads", "experiment.chunk_rows", "experiment.gram_block", "classifier.n_jobs",
 )
 
 
@@ -161,3 +161,6 @@ def _validate_classifier(clf: Mapping[str, Any]) -> None:
              "a non-empty list of exponents, e.g. [-5, ..., 5]")
     _require(isinstance(clf["cv"], int) and clf["cv"] >= 1, "classifier.cv", clf["cv"],
              "an integer >= 1 (1: no cross-validation)")
+    n_jobs = clf.get("n_jobs")
+    _require(n_jobs is None or isinstance(n_jobs, int) and n_jobs >= 1, "classifier.n_jobs", n_jobs,
+             "an integer >= 1, or null for the job's BLAS threads")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -156,7 +157,7 @@ def _classify(cfg: dict, data: Dataset, fmap, seed: int) -> dict[str, Any]:
     row: dict[str, Any] = {"n_features": Z.shape[1], "time_transform": time.perf_counter() - start}
     clf = LibLinearClassifier(solver=clf_cfg["solver"], C_grid=[2.0 ** e for e in clf_cfg["log2_C"]],
                               cv=clf_cfg["cv"], bias=clf_cfg["bias"], tol=clf_cfg["tol"],
-                              random_state=seed)
+                              random_state=seed, n_jobs=_cv_threads(cfg))
     start = time.perf_counter()
     clf.fit(Z, data.y_train)
     row["time_train"] = time.perf_counter() - start
@@ -169,6 +170,14 @@ def _classify(cfg: dict, data: Dataset, fmap, seed: int) -> dict[str, Any]:
     row.update(test_accuracy=correct / len(data.y_test), C=clf.C_,
                cv_accuracy=float(np.max(clf.cv_scores_)) if clf.cv_scores_ is not None else np.nan)
     return row
+
+
+def _cv_threads(cfg: dict) -> int:
+    """Threads training CV folds: ``classifier.n_jobs``, else as many as the job's BLAS threads.
+
+    Solvers 0 and 2 give the same model for any thread count, so this is an execution setting.
+    """
+    return cfg["classifier"].get("n_jobs") or cfg["experiment"]["blas_threads"] or os.cpu_count() or 1
 
 
 def _check_sizes(cfg: dict, data: Dataset) -> None:

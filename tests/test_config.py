@@ -29,6 +29,7 @@ def test_default_config_is_valid_and_has_every_group():
     ("experiment.n_gram=-1", "experiment.n_gram=-1", ">= 0"),
     ("experiment.seed=-1", "experiment.seed=-1", ">= 0"),
     ("experiment.blas_threads=0", "experiment.blas_threads=0", ">= 1, or null"),
+    ("classifier.n_jobs=0", "classifier.n_jobs=0", ">= 1, or null"),
 ])
 def test_bad_values_name_field_value_and_range(override, field, hint):
     with pytest.raises(config.ConfigError) as err:
@@ -76,7 +77,8 @@ def test_m_is_absolute_or_a_multiple_of_d():
 
 def test_run_id_ignores_execution_settings_only():
     base = compose_cfg()
-    same = compose_cfg("experiment.trials=3", "experiment.name=other", "experiment.blas_threads=1")
+    same = compose_cfg("experiment.trials=3", "experiment.name=other", "experiment.blas_threads=1",
+                       "classifier.n_jobs=2")
     other = compose_cfg("feature_map.m_over_d=4")
     assert config.run_id(base) == config.run_id(same)
     assert config.run_id(base) != config.run_id(other)
