@@ -10,6 +10,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from rfbench.atomic import atomic_write  # noqa: E402
+
 #: Columns that tell one curve from another.
 SERIES = ["kernel.name", "feature_map.name", "feature_map.part"]
 
@@ -103,7 +105,7 @@ def accuracy_and_time_vs_m(trials: pd.DataFrame, linear: pd.DataFrame, path: Pat
 def _save(fig, path: Path) -> Path:
     if not fig.get_layout_engine():
         fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    with atomic_write(path) as handle:
+        fig.savefig(handle, dpi=120, format=path.suffix.lstrip(".") or "png")
     plt.close(fig)
     return path

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import os
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from rfbench.atomic import atomic_write
 
 #: Per-trial measurements (everything else in a row describes the run).
 METRICS = (
@@ -36,18 +36,9 @@ METRICS = (
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and an atomic rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``text`` to ``path`` atomically (see :mod:`rfbench.atomic`)."""
+    with atomic_write(path, "w") as handle:
+        handle.write(text)
 
 
 def write_csv(path: Path, frame: pd.DataFrame) -> None:

@@ -3,7 +3,7 @@ import multiprocessing
 import pandas as pd
 import pytest
 
-from rfbench import results
+from rfbench import atomic, results
 
 
 def test_write_atomic_leaves_no_temporary_on_failure(tmp_path, monkeypatch):
@@ -13,7 +13,7 @@ def test_write_atomic_leaves_no_temporary_on_failure(tmp_path, monkeypatch):
     def boom(*_):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(results.os, "replace", boom)
+    monkeypatch.setattr(atomic.os, "replace", boom)
     with pytest.raises(KeyboardInterrupt):
         results.write_atomic(target, "new\n")
     assert target.read_text() == "old\n"

@@ -15,7 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from . import parsers
-from .sources import FetchedFile, atomic_write
+from rfbench.atomic import atomic_write
+
+from .sources import FetchedFile
 
 logger = logging.getLogger(__name__)
 

@@ -23,17 +23,16 @@ verified bytes), and no reader ever sees a partial file.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import http.client
 import logging
 import os
-import tempfile
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+
+from rfbench.atomic import atomic_write
 
 from .errors import DatasetError
 
@@ -206,20 +205,6 @@ def _download(source: Source, cache_dir: Path) -> FetchedFile:
                        target, source.url, digest)
     logger.info("fetched %s -> %s", source.url, target)
     return FetchedFile(target, source, digest)
-
-
-@contextlib.contextmanager
-def atomic_write(path: Path) -> Iterator[BinaryIO]:
-    """Yield a private temporary file that replaces ``path`` only if the block succeeds."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            yield f
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _stream(resp, out) -> str:
