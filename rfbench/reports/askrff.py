@@ -16,11 +16,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench import plotting, results
+from rfbench import config, plotting, results
 from rfbench.feature_map import AsKRFF
 from rfbench.kernel import PARTS, make_kernel
 
 KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
+#: Config columns that tell the points of Figures 2-3 and the cells of Table 1 apart.
+POINT = ["dataset.name", "kernel.name", "feature_map.name", "feature_map.part", "feature_map.m_over_d"]
 #: The paper's column for each dataset config (the fallback split stands in for cod-RNA).
 PAPER_DATASET = {"cod_rna_stratified": "cod_rna"}
 DATASET_ORDER = ("spambase", "ijcnn1", "letter", "cod_rna")
@@ -82,7 +84,7 @@ def _fig1_table(masses: pd.DataFrame, exact: pd.DataFrame) -> pd.DataFrame:
 # --- Figures 2 and 3 -----------------------------------------------------------------
 def fig2(root: Path) -> pd.DataFrame:
     """Relative Gram error against log2(M/d), three kernels x the datasets run."""
-    trials = results.collect(root)
+    trials = collect_single_runs(root)
     plotting.metric_vs_m(trials, "gram_error", root / "fig2.png")
     summary = _curve_summary(trials, "gram_error")
     results.write_csv(root / "fig2.csv", summary)
@@ -93,7 +95,7 @@ def fig2(root: Path) -> pd.DataFrame:
 
 def fig3(root: Path) -> pd.DataFrame:
     """Test accuracy and feature-sampling time against log2(M/d), with the linear reference."""
-    trials = results.collect(root)
+    trials = collect_single_runs(root)
     rff = trials[trials["feature_map.name"] == "askrff"]
     linear = trials[trials["feature_map.name"] == "identity"]
     plotting.accuracy_and_time_vs_m(rff, linear, root / "fig3.png")
@@ -104,6 +106,32 @@ def fig3(root: Path) -> pd.DataFrame:
     _write_md(root / "fig3.md", "AsK-RFF Figure 3: test accuracy and feature-sampling time",
               summary, _deviations(trials), extra=("Linear classifier (dashed lines)", lin))
     return summary
+
+
+def collect_single_runs(root: Path) -> pd.DataFrame:
+    """The trials below ``root``, after checking that each point comes from a single run.
+
+    Runs of another config left in the same tree (say, from before a default
+    changed) would otherwise be averaged in silently.
+
+    Raises
+    ------
+    ValueError
+        Naming the point, its runs and the config values they differ in.
+    """
+    trials = results.collect(root)
+    keys = [k for k in POINT if k in trials.columns]
+    for point, group in trials.groupby(keys, dropna=False):
+        per_run = group.groupby("run_id").first()
+        if len(per_run) > 1:
+            columns = [c for c in per_run.columns if "." in c and c not in config.EXECUTION_KEYS
+                       and per_run[c].nunique(dropna=False) > 1]
+            values = "; ".join(f"{c}: {per_run[c].tolist()}" for c in columns)
+            raise ValueError(
+                f"{dict(zip(keys, point))} has {len(per_run)} runs below {root} ({', '.join(per_run.index)}) "
+                f"that differ in {values or 'nothing recorded'}; move the stale runs/<run_id> directories "
+                "away, or write each variant to its own results tree (RESULTS=...)")
+    return trials
 
 
 def _curve_summary(trials: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -118,7 +146,7 @@ def table1(root: Path) -> pd.DataFrame:
 
     A cell *agrees* when the two mean +- std bars overlap, |ours - paper| <= sd_ours + sd_paper.
     """
-    trials = results.collect(root)
+    trials = collect_single_runs(root)
     trials = trials.assign(method=trials["kernel.name"], approximation=trials.apply(_approximation, axis=1),
                            dataset=trials["dataset.name"].replace(PAPER_DATASET))
     ours = (trials.groupby(["method", "approximation", "dataset"])["test_accuracy"]
@@ -197,10 +225,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log2-max", type=int, default=10, help="fig1 only: largest log2(M/d)")
     args = parser.parse_args(argv)
     root = args.results / "askrff" / args.target
-    if args.target == "fig1":
-        fig1(root, trials=args.trials, log2_max=args.log2_max)
-    else:
-        {"fig2": fig2, "fig3": fig3, "table1": table1}[args.target](root)
+    try:
+        if args.target == "fig1":
+            fig1(root, trials=args.trials, log2_max=args.log2_max)
+        else:
+            {"fig2": fig2, "fig3": fig3, "table1": table1}[args.target](root)
+    except (FileNotFoundError, ValueError) as err:
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
     print(f"wrote {root}/{args.target}.md, .csv and .png")
 
 

@@ -20,7 +20,7 @@ def test_published_table1_is_complete_and_cites_its_source():
 def _write_run(root, run_id, rows):
     path = root / "runs" / run_id
     path.mkdir(parents=True)
-    pd.DataFrame(rows).to_csv(path / "trials.csv", index=False)
+    pd.DataFrame(rows).assign(run_id=run_id).to_csv(path / "trials.csv", index=False)
 
 
 def _rows(kernel, fmap, part, dataset, accuracies):
@@ -46,6 +46,17 @@ def test_table1_compares_cells_and_flags_disagreement(tmp_path):
     assert np.isnan(table.loc[("cosh_gaussian", "Sym", "letter"), "ours_mean"])  # not run: kept, marked
     md = (tmp_path / "table1.md").read_text()
     assert "DIFFERS" in md and "not run" in md and "stratified split" in md
+
+
+def test_reports_refuse_to_average_runs_of_different_configs(tmp_path):
+    rows = _rows("linear", "identity", np.nan, "spambase", [0.90, 0.91])
+    _write_run(tmp_path, "new", [{**r, "classifier.bias": -1.0, "experiment.blas_threads": 1} for r in rows])
+    _write_run(tmp_path, "old", [{**r, "classifier.bias": 1.0, "experiment.blas_threads": 2} for r in rows])
+    with pytest.raises(ValueError, match=r"2 runs .*\(new, old\) that differ in classifier.bias: \[-1.0, 1.0\]; "):
+        askrff.table1(tmp_path)  # an execution setting (blas_threads) is not a difference
+    with pytest.raises(SystemExit) as exit_:
+        askrff.main(["table1", "--results", str(tmp_path / "nothing")])
+    assert exit_.value.code == 2
 
 
 def test_fig1_estimates_satisfy_corollary_5_and_approach_exact_masses(tmp_path):
