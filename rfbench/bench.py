@@ -9,8 +9,9 @@ be shared):
   output width D = 4096: rfbench ``cos_sin`` with M = D/2 frequencies in float32
   and float64, ``cos_offset`` with M = D, and scikit-learn's RBFSampler
   (n_components = D, D cosine features) on float64 and float32 input.  The
-  machine's limit is the bare GEMM X W plus bare in-place cos/sin of the same
-  sizes, the trigonometry spread over the engine's threads.  After one untimed
+  machine's limit is the bare GEMM X W plus the bare fused cos/sin kernel of
+  the same sizes (and, for reference, numpy's in-place cos and sin), the
+  trigonometry spread over the engine's threads.  After one untimed
   warm-up call each, the contenders run in ``--repeats`` interleaved rounds (one
   call of each per round), so a slow spell of a shared machine hits all of them;
   each figure is the best round (timeit's convention: noise only adds time),
@@ -52,6 +53,7 @@ from rfbench.classifier import DEFAULT_C_GRID, LibLinearClassifier
 from rfbench.cli import CONFIG_DIR
 from rfbench.dataset import Dataset, load_dataset
 from rfbench.feature_map import AsKRFF, GaussianRFF
+from rfbench.feature_map._sincos import scaled_cos_sin_rows
 from rfbench.feature_map._trig import trig_threads
 from rfbench.metrics import _add_product, relative_gram_error
 
@@ -137,7 +139,8 @@ def bench_transform(X: np.ndarray, width: int, sigma: float, repeats: int) -> li
     rbf32 = RBFSampler(gamma=gamma, n_components=width, random_state=0).fit(X32)  # float32 weights
     ours32, ours64 = "rfbench cos_sin float32 (M=D/2)", "rfbench cos_sin float64 (M=D/2)"
     peer64, peer32 = "RBFSampler float64 (n_components=D)", "RBFSampler float32 input (n_components=D)"
-    limit = "bare limit float32: GEMM + cos/sin"
+    limit = "bare limit float32: GEMM + fused cos/sin"
+    numpy_limit = "bare GEMM + numpy cos/sin float32"
     runs = {
         ours32: lambda: half.set_params(dtype="float32").transform(X),
         ours64: lambda: half.set_params(dtype="float64").transform(X),
@@ -147,7 +150,9 @@ def bench_transform(X: np.ndarray, width: int, sigma: float, repeats: int) -> li
     }
     with ThreadPoolExecutor(trig_threads()) as pool:
         times = interleaved_seconds({**runs, **_bare_runs(X32, half.random_weights_, pool)}, repeats)
-    times[limit] = [g + t for g, t in zip(times.pop(_BARE_GEMM), times.pop(_BARE_TRIG))]
+    gemm = times.pop(_BARE_GEMM)
+    times[limit] = [g + t for g, t in zip(gemm, times.pop(_BARE_TRIG))]
+    times[numpy_limit] = [g + t for g, t in zip(gemm, times.pop(_BARE_NUMPY_TRIG))]
     seconds = {name: min(ts) for name, ts in times.items()}
     rows = [Row("transform", name, seconds[name], repeats, n * width / seconds[name], "features/s",
                 note=f"N={n} d={X.shape[1]} D={width}; best of {repeats} rounds, median {statistics.median(ts):.3f} s")
@@ -161,14 +166,15 @@ def bench_transform(X: np.ndarray, width: int, sigma: float, repeats: int) -> li
     return rows
 
 
-_BARE_GEMM, _BARE_TRIG = "bare GEMM", "bare cos/sin"
+_BARE_GEMM, _BARE_TRIG, _BARE_NUMPY_TRIG = "bare GEMM", "bare fused cos/sin", "bare numpy cos/sin"
 
 
 def _bare_runs(X32: np.ndarray, W: np.ndarray, pool: ThreadPoolExecutor) -> dict[str, Callable[[], object]]:
-    """The bare GEMM, and bare in-place cos and sin of the same sizes (no scaling, no chunking).
+    """The bare GEMM, and bare cos and sin of the same sizes (no scaling, no chunking).
 
-    The output is pre-faulted and the trigonometry split in row blocks over the
-    ``trig_threads()`` threads of ``pool``: the most the engine could do with these ufuncs.
+    The trigonometry is rfbench's fused kernel, or numpy's in-place ufuncs for
+    reference, into a pre-faulted output, split in row blocks over the
+    ``trig_threads()`` threads of ``pool``.
     """
     W32 = W.astype(np.float32)
     m = W.shape[1]
@@ -177,13 +183,18 @@ def _bare_runs(X32: np.ndarray, W: np.ndarray, pool: ThreadPoolExecutor) -> dict
     n_threads = trig_threads()  # the size of pool
     bounds = np.linspace(0, len(X32), n_threads + 1).astype(int)
 
-    def trig(i: int) -> None:
+    def fused(i: int) -> None:
+        rows = slice(bounds[i], bounds[i + 1])
+        scaled_cos_sin_rows(projection[rows], out[rows], 0, m, 1.0, 1.0)
+
+    def numpy_trig(i: int) -> None:
         rows = slice(bounds[i], bounds[i + 1])
         np.cos(projection[rows], out=out[rows, :m])
         np.sin(projection[rows], out=out[rows, m:])
 
     return {_BARE_GEMM: lambda: np.matmul(X32, W32, out=projection),
-            _BARE_TRIG: lambda: list(pool.map(trig, range(n_threads)))}
+            _BARE_TRIG: lambda: list(pool.map(fused, range(n_threads))),
+            _BARE_NUMPY_TRIG: lambda: list(pool.map(numpy_trig, range(n_threads)))}
 
 
 def _ratio_row(section: str, name: str, ratio: float, threshold: float) -> Row:

@@ -12,8 +12,12 @@ freshly allocated) output: per row chunk, one GEMM into a reused per-thread
 buffer, then ufuncs with ``out=`` and in-place scaling.  No temporary ever has
 the size of the output.
 
-Threads.  numpy's cos/sin run on one core and dominate the cost (d is small, so
-the GEMM is cheap), but they release the GIL.  Row chunks are therefore spread
+Trigonometry.  In float32, ``[cos, sin]`` blocks come from one fused pass
+(:mod:`._sincos`: one range reduction for both, vectorized), numpy's ufuncs
+being the fallback for arguments beyond its range and the float64 path.
+
+Threads.  The trigonometry runs on one core per call and dominates the cost (d
+is small, so the GEMM is cheap), but it releases the GIL.  Row chunks are therefore spread
 over a small thread pool, as many threads as the BLAS thread limit currently set
 with threadpoolctl (``threadpool_limits(1)`` makes the engine serial), while BLAS
 itself is held to one thread per call: a multi-threaded BLAS on these skinny
@@ -32,6 +36,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 from threadpoolctl import ThreadpoolController
+
+from ._sincos import scaled_cos_sin_rows
 
 #: Size of the per-chunk projection buffer: large enough that per-chunk costs
 #: (GEMM call, task dispatch) vanish, small enough to leave the threads many
@@ -90,15 +96,17 @@ def cos_sin(
     """
     X, W, out = _prepare(X, W, out, dtype, columns_per_frequency=2)
     m = W.shape[1]
-    first, second = (np.sin, np.cos) if rotated else (np.cos, np.sin)
-    first_scale = -scale if rotated else scale
+    cos_at, sin_at, sin_scale = (m, 0, -scale) if rotated else (0, m, scale)
+    fused = out.dtype == np.float32 and out.strides[1] == out.itemsize
 
     def fill(rows: slice, projection: np.ndarray) -> None:
-        left, right = out[rows, :m], out[rows, m:]
-        first(projection, out=left)
-        left *= first_scale
-        second(projection, out=right)
-        right *= scale
+        block = out[rows]
+        if fused and scaled_cos_sin_rows(projection, block, cos_at, sin_at, scale, sin_scale):
+            return
+        for ufunc, at, factor in ((np.cos, cos_at, scale), (np.sin, sin_at, sin_scale)):
+            part = block[:, at : at + m]
+            ufunc(projection, out=part)
+            part *= factor
 
     _map_projections(fill, X, W, None, chunk_rows)
     return out
@@ -147,6 +155,8 @@ def _prepare(
         return X, W, np.empty(shape, dtype=dtype)
     if out.shape != shape or out.dtype != dtype:
         raise ValueError(f"out has shape {out.shape} and dtype {out.dtype}, expected {shape} and {dtype}")
+    if not out.flags.writeable:
+        raise ValueError("out is read-only")
     return X, W, out
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from threadpoolctl import threadpool_limits
 
+from rfbench.feature_map import _trig
 from rfbench.feature_map._trig import cos_offset, cos_sin, feature_dtype, trig_threads
 
 N, D, M = 31, 5, 13
@@ -105,9 +106,18 @@ def test_blas_thread_limit_is_restored(data):
         assert trig_threads() == 2
 
 
-def test_errors_in_threads_reach_the_caller(data):
+def test_read_only_out_is_rejected(data):
     X, W, _ = data
-    with threadpool_limits(2), pytest.raises(ValueError, match="read-only"):
-        out = np.empty((N, 2 * M), np.float32)
-        out.setflags(write=False)
-        cos_sin(X, W, out=out, chunk_rows=4)
+    out = np.empty((N, 2 * M), np.float32)
+    out.setflags(write=False)
+    with pytest.raises(ValueError, match="out is read-only"):
+        cos_sin(X, W, out=out)
+
+
+def test_errors_in_threads_reach_the_caller(data, monkeypatch):
+    def broken(*args):
+        raise RuntimeError("chunk failed")
+
+    monkeypatch.setattr(_trig, "scaled_cos_sin_rows", broken)
+    with threadpool_limits(2), pytest.raises(RuntimeError, match="chunk failed"):
+        cos_sin(*data[:2], chunk_rows=4)
