@@ -15,7 +15,7 @@ def arguments() -> np.ndarray:
     """Random arguments of every magnitude up to LIMIT, plus the quadrant boundaries and signed zeros."""
     rng = np.random.default_rng(0)
     magnitudes = 2.0 ** rng.uniform(-30, np.log2(LIMIT), 20_000)
-    boundaries = np.arange(-5216, 5216) * (np.pi / 4)  # k pi/4 up to |x| ~ LIMIT/2 ...
+    boundaries = np.arange(-5216, 5216) * (np.pi / 4)  # every k pi/4 with |x| < 4097
     near = np.concatenate([boundaries, np.nextafter(boundaries.astype(np.float32), np.float32(np.inf)),
                            np.nextafter(boundaries.astype(np.float32), np.float32(-np.inf))])
     x = np.concatenate([magnitudes * rng.choice([-1, 1], magnitudes.size), near, [0.0, -0.0, LIMIT, -LIMIT]])
