@@ -2,7 +2,8 @@
 
 Figures 2-3 and Table 1 are sweeps of the ordinary runner (see the ``askrff-*``
 targets of the Makefile); this module turns their ``trials.csv`` files into the
-paper's layout.  Figure 1 (total-mass estimation on 1-D Gaussian data) needs no
+paper's layout.  Table 1 and Figure 3 read one tree of runs, ``askrff/accuracy``:
+Table 1's Asy cells are Figure 3's M = 2d points, the same runs.  Figure 1 (total-mass estimation on 1-D Gaussian data) needs no
 dataset, so it is computed here.
 
     python -m rfbench.reports.askrff {fig1,fig2,fig3,table1} [--results results]
@@ -26,6 +27,10 @@ POINT = ["dataset.name", "kernel.name", "feature_map.name", "feature_map.part", 
 #: The paper's column for each dataset config (the fallback split stands in for cod-RNA).
 PAPER_DATASET = {"cod_rna_stratified": "cod_rna"}
 DATASET_ORDER = ("spambase", "ijcnn1", "letter", "cod_rna")
+#: Table 1's number of frequencies per input dimension (M = 2d).
+TABLE1_M_OVER_D = 2.0
+#: Table 1 and Figure 3 read one tree of classification runs (experiment=askrff_accuracy).
+ACCURACY_RUNS = "accuracy"
 METHOD_ORDER = [(k, a) for k in KERNELS for a in ("Asy", "Sym")] + [("gaussian", "RBF"), ("linear", "Linear")]
 
 
@@ -93,17 +98,21 @@ def fig2(root: Path) -> pd.DataFrame:
     return summary
 
 
-def fig3(root: Path) -> pd.DataFrame:
-    """Test accuracy and feature-sampling time against log2(M/d), with the linear reference."""
-    trials = collect_single_runs(root)
-    rff = trials[trials["feature_map.name"] == "askrff"]
+def fig3(runs: Path, out: Path) -> pd.DataFrame:
+    """Test accuracy and feature-sampling time against log2(M/d), with the linear reference.
+
+    Reads the Asy and Linear runs of the accuracy tree ``runs`` (shared with Table 1).
+    """
+    trials = collect_single_runs(runs)
+    rff = trials[(trials["feature_map.name"] == "askrff") & (trials["feature_map.part"] == "asymmetric")]
     linear = trials[trials["feature_map.name"] == "identity"]
-    plotting.accuracy_and_time_vs_m(rff, linear, root / "fig3.png")
+    _require_points(rff, runs, "Asy (feature_map=askrff feature_map.part=asymmetric)")
+    plotting.accuracy_and_time_vs_m(rff, linear, out / "fig3.png")
     summary = _curve_summary(rff, "test_accuracy").merge(
         _curve_summary(rff, "time_fit"), on=["dataset.name", "kernel.name", "m_over_d"])
-    results.write_csv(root / "fig3.csv", summary)
+    results.write_csv(out / "fig3.csv", summary)
     lin = linear.groupby("dataset.name")["test_accuracy"].agg(["mean", "std", "count"]).reset_index()
-    _write_md(root / "fig3.md", "AsK-RFF Figure 3: test accuracy and feature-sampling time",
+    _write_md(out / "fig3.md", "AsK-RFF Figure 3: test accuracy and feature-sampling time",
               summary, _deviations(trials), extra=("Linear classifier (dashed lines)", lin))
     return summary
 
@@ -141,12 +150,15 @@ def _curve_summary(trials: pd.DataFrame, metric: str) -> pd.DataFrame:
 
 
 # --- Table 1 --------------------------------------------------------------------
-def table1(root: Path) -> pd.DataFrame:
+def table1(runs: Path, out: Path) -> pd.DataFrame:
     """Test accuracy at M = 2d: ours vs the paper per cell, with a verdict.
 
+    Reads the M = 2d and Linear runs of the accuracy tree ``runs`` (shared with Figure 3).
     A cell *agrees* when the two mean +- std bars overlap, |ours - paper| <= sd_ours + sd_paper.
     """
-    trials = collect_single_runs(root)
+    trials = collect_single_runs(runs)
+    trials = trials[(trials["feature_map.name"] == "identity") | (trials["m_over_d"] == TABLE1_M_OVER_D)]
+    _require_points(trials, runs, f"M = {TABLE1_M_OVER_D} d")
     trials = trials.assign(method=trials["kernel.name"], approximation=trials.apply(_approximation, axis=1),
                            dataset=trials["dataset.name"].replace(PAPER_DATASET))
     ours = (trials.groupby(["method", "approximation", "dataset"])["test_accuracy"]
@@ -156,12 +168,17 @@ def table1(root: Path) -> pd.DataFrame:
     table = ours.merge(paper, on=["method", "approximation", "dataset"], how="outer")
     table["difference"] = table["ours_mean"] - table["paper_mean"]
     table["agrees"] = table["difference"].abs() <= table["ours_std"] + table["paper_std"]
-    results.write_csv(root / "table1.csv", table)
-    _write_md(root / "table1.md", "AsK-RFF Table 1: test accuracy (%) at M = 2d, ours vs paper",
+    results.write_csv(out / "table1.csv", table)
+    _write_md(out / "table1.md", "AsK-RFF Table 1: test accuracy (%) at M = 2d, ours vs paper",
               _paper_layout(table), _deviations(trials),
               note="Cell: ours mean +- sd (paper mean +- sd) [difference]; 'ok' when the +-1 sd bars "
                    "overlap, 'DIFFERS' otherwise. Published values: rfbench/reports/published/askrff_table1.csv.")
     return table
+
+
+def _require_points(trials: pd.DataFrame, runs: Path, what: str) -> None:
+    if trials.empty:
+        raise ValueError(f"no {what} runs below {runs}; run the make target (or its sweeps) first")
 
 
 def _approximation(row: pd.Series) -> str:
@@ -220,19 +237,22 @@ def main(argv: list[str] | None = None) -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("target", choices=["fig1", "fig2", "fig3", "table1"])
     parser.add_argument("--results", type=Path, default=Path("results"),
-                        help="results tree; the target reads and writes <results>/askrff/<target>")
+                        help="results tree; the target writes <results>/askrff/<target> and reads its runs "
+                             "there (fig2) or in <results>/askrff/accuracy (fig3, table1)")
     parser.add_argument("--trials", type=int, default=10, help="fig1 only")
     parser.add_argument("--log2-max", type=int, default=10, help="fig1 only: largest log2(M/d)")
     args = parser.parse_args(argv)
-    root = args.results / "askrff" / args.target
+    out = args.results / "askrff" / args.target
     try:
         if args.target == "fig1":
-            fig1(root, trials=args.trials, log2_max=args.log2_max)
+            fig1(out, trials=args.trials, log2_max=args.log2_max)
+        elif args.target == "fig2":
+            fig2(out)
         else:
-            {"fig2": fig2, "fig3": fig3, "table1": table1}[args.target](root)
+            {"fig3": fig3, "table1": table1}[args.target](args.results / "askrff" / ACCURACY_RUNS, out)
     except (FileNotFoundError, ValueError) as err:
         parser.exit(2, f"{parser.prog}: error: {err}\n")
-    print(f"wrote {root}/{args.target}.md, .csv and .png")
+    print(f"wrote {out}/{args.target}.md, .csv and .png")
 
 
 if __name__ == "__main__":

@@ -23,9 +23,9 @@ def _write_run(root, run_id, rows):
     pd.DataFrame(rows).assign(run_id=run_id).to_csv(path / "trials.csv", index=False)
 
 
-def _rows(kernel, fmap, part, dataset, accuracies):
+def _rows(kernel, fmap, part, dataset, accuracies, m_over_d=2.0):
     return [{"kernel.name": kernel, "feature_map.name": fmap, "feature_map.part": part,
-             "dataset.name": dataset, "trial": t, "test_accuracy": a, "m_over_d": 2.0,
+             "dataset.name": dataset, "trial": t, "test_accuracy": a, "m_over_d": m_over_d,
              "deviations": "stratified split" if dataset.startswith("cod") else ""}
             for t, a in enumerate(accuracies)]
 
@@ -34,17 +34,20 @@ def test_table1_compares_cells_and_flags_disagreement(tmp_path):
     # spambase sinh Asy: paper 92.787 +- 0.351; ours 92.8 +- 0.1 -> agrees.
     _write_run(tmp_path, "a", _rows("sinh_gaussian", "askrff", "asymmetric", "spambase", [0.927, 0.928, 0.929]))
     # spambase linear: paper 90.261 +- 0.120; ours 95 +- 0 -> differs.
-    _write_run(tmp_path, "b", _rows("linear", "identity", np.nan, "spambase", [0.95, 0.95]))
     # the stratified fallback stands in for the cod-RNA column.
     _write_run(tmp_path, "c", _rows("gaussian", "rff", np.nan, "cod_rna_stratified", [0.958, 0.958]))
-    table = askrff.table1(tmp_path).set_index(["method", "approximation", "dataset"])
+    # a Figure 3 point (M = 4d) in the same tree is not a Table 1 cell; Linear has M = d.
+    _write_run(tmp_path, "d", _rows("sinh_gaussian", "askrff", "asymmetric", "ijcnn1", [0.9], m_over_d=4.0))
+    _write_run(tmp_path, "b", _rows("linear", "identity", np.nan, "spambase", [0.95, 0.95], m_over_d=1.0))
+    table = askrff.table1(tmp_path, tmp_path / "out").set_index(["method", "approximation", "dataset"])
     sinh = table.loc[("sinh_gaussian", "Asy", "spambase")]
     assert sinh["ours_mean"] == pytest.approx(92.8) and sinh["ours_std"] == pytest.approx(0.1)
     assert sinh["difference"] == pytest.approx(92.8 - 92.787) and sinh["agrees"]
     assert not table.loc[("linear", "Linear", "spambase"), "agrees"]
     assert table.loc[("gaussian", "RBF", "cod_rna"), "trials"] == 2
     assert np.isnan(table.loc[("cosh_gaussian", "Sym", "letter"), "ours_mean"])  # not run: kept, marked
-    md = (tmp_path / "table1.md").read_text()
+    assert np.isnan(table.loc[("sinh_gaussian", "Asy", "ijcnn1"), "ours_mean"])
+    md = (tmp_path / "out" / "table1.md").read_text()
     assert "DIFFERS" in md and "not run" in md and "stratified split" in md
 
 
@@ -53,7 +56,7 @@ def test_reports_refuse_to_average_runs_of_different_configs(tmp_path):
     _write_run(tmp_path, "new", [{**r, "classifier.bias": -1.0, "experiment.blas_threads": 1} for r in rows])
     _write_run(tmp_path, "old", [{**r, "classifier.bias": 1.0, "experiment.blas_threads": 2} for r in rows])
     with pytest.raises(ValueError, match=r"2 runs .*\(new, old\) that differ in classifier.bias: \[-1.0, 1.0\]; "):
-        askrff.table1(tmp_path)  # an execution setting (blas_threads) is not a difference
+        askrff.table1(tmp_path, tmp_path)  # an execution setting (blas_threads) is not a difference
     with pytest.raises(SystemExit) as exit_:
         askrff.main(["table1", "--results", str(tmp_path / "nothing")])
     assert exit_.value.code == 2
@@ -80,28 +83,44 @@ def test_fig2_and_fig3_summaries_from_runner_tables(tmp_path):
                       "dataset.name": "spambase", "m_over_d": m, "trial": t, "gram_error": 0.1 / m + t * 1e-3,
                       "test_accuracy": 0.9, "time_fit": 0.01 * m, "deviations": ""} for t in range(3)]
     _write_run(tmp_path, "x", rows)
-    _write_run(tmp_path, "lin", _rows("linear", "identity", np.nan, "spambase", [0.9, 0.9]))
     fig2 = askrff.fig2(tmp_path)
     shift = fig2[(fig2["kernel.name"] == "shift_gaussian") & (fig2["m_over_d"] == 4.0)].iloc[0]
     assert shift["gram_error_mean"] == pytest.approx(0.025 + 1e-3) and shift["gram_error_count"] == 3
-    fig3 = askrff.fig3(tmp_path)
+    _write_run(tmp_path, "lin", _rows("linear", "identity", np.nan, "spambase", [0.9, 0.9], m_over_d=1.0))
+    # Table 1's Sym cells share the accuracy tree; they are not Figure 3 points.
+    _write_run(tmp_path, "sym", _rows("shift_gaussian", "askrff", "symmetric", "spambase", [0.5, 0.5]))
+    fig3 = askrff.fig3(tmp_path, tmp_path / "fig3")
     assert set(fig3["kernel.name"]) == set(askrff.KERNELS)
-    assert (tmp_path / "fig2.png").exists() and (tmp_path / "fig3.png").exists()
+    shift = fig3[(fig3["kernel.name"] == "shift_gaussian") & (fig3["m_over_d"] == 2.0)].iloc[0]
+    assert shift["test_accuracy_mean"] == pytest.approx(0.9) and shift["test_accuracy_count"] == 3
+    assert (tmp_path / "fig2.png").exists() and (tmp_path / "fig3" / "fig3.png").exists()
 
 
 @pytest.mark.slow
-def test_make_askrff_table1_runs_end_to_end_on_a_small_preset(tmp_path):
-    """The real make target (all 8 methods) on spambase with 1 trial and a one-value C grid."""
+def test_make_askrff_table1_then_fig3_share_their_runs(tmp_path):
+    """The real make targets on spambase with 1 trial and a one-value C grid: Table 1 (all
+    8 methods), then Figure 3 at M = 2d, whose Asy and Linear runs Table 1 already made."""
     import subprocess
 
     from tests.conftest import REPO
 
-    proc = subprocess.run(
-        ["make", "--no-print-directory", "askrff-table1", "ASKRFF_DATASETS=spambase", f"RESULTS={tmp_path}",
-         "ARGS=experiment.trials=1 experiment.n_gram=100 classifier.log2_C=[0]"],
-        cwd=REPO, capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    def make(target: str, *variables: str) -> str:
+        proc = subprocess.run(
+            ["make", "--no-print-directory", target, "ASKRFF_DATASETS=spambase", f"RESULTS={tmp_path}",
+             "ARGS=experiment.trials=1 experiment.n_gram=100 classifier.log2_C=[0]", *variables],
+            cwd=REPO, capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        return proc.stdout + proc.stderr
+
+    make("askrff-table1")
     table = pd.read_csv(tmp_path / "askrff" / "table1" / "table1.csv")
     spam = table[table["dataset"] == "spambase"]
     assert len(spam) == 8 and spam["ours_mean"].notna().all() and (spam["trials"] == 1).all()
     assert spam["ours_mean"].between(80, 100).all()
+
+    log = make("askrff-fig3", "ASKRFF_FIG3_M=2")
+    assert log.count("0 trial(s) to do") == 4 and "1 trial(s) to do" not in log  # 3 kernels + Linear
+    fig3 = pd.read_csv(tmp_path / "askrff" / "fig3" / "fig3.csv").set_index("kernel.name")
+    asy = spam[spam["approximation"] == "Asy"].set_index("method")
+    for kernel in askrff.KERNELS:
+        assert 100 * fig3.loc[kernel, "test_accuracy_mean"] == pytest.approx(asy.loc[kernel, "ours_mean"])
