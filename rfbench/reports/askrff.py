@@ -190,21 +190,25 @@ def _approximation(row: pd.Series) -> str:
 def _paper_layout(table: pd.DataFrame) -> pd.DataFrame:
     cells = table.set_index(["method", "approximation", "dataset"])
     datasets = [d for d in DATASET_ORDER if d in set(table["dataset"])]
+    full = table["trials"].max()
     rows = []
     for method, approx in METHOD_ORDER:
         row = {"kernel": method, "": approx}
         for name in datasets:
-            row[name] = _cell(cells.loc[(method, approx, name)]) if (method, approx, name) in cells.index else ""
+            key = (method, approx, name)
+            row[name] = _cell(cells.loc[key], full) if key in cells.index else ""
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _cell(c: pd.Series) -> str:
+def _cell(c: pd.Series, full: int) -> str:
+    """One cell; a cell with fewer trials than the fullest cell says how many it has."""
     if np.isnan(c["ours_mean"]):
         return f"not run ({_pm(c['paper_mean'], c['paper_std'], 3)})"
     verdict = "ok" if c["agrees"] else "DIFFERS"
+    partial = f", {int(c['trials'])} of {int(full)} trials" if c["trials"] < full else ""
     return (f"{_pm(c['ours_mean'], c['ours_std'], 3)} ({_pm(c['paper_mean'], c['paper_std'], 3)}) "
-            f"[{c['difference']:+.2f}] {verdict}")
+            f"[{c['difference']:+.2f}{partial}] {verdict}")
 
 
 # --- formatting -------------------------------------------------------------------
@@ -252,7 +256,7 @@ def main(argv: list[str] | None = None) -> None:
             {"fig3": fig3, "table1": table1}[args.target](args.results / "askrff" / ACCURACY_RUNS, out)
     except (FileNotFoundError, ValueError) as err:
         parser.exit(2, f"{parser.prog}: error: {err}\n")
-    print(f"wrote {out}/{args.target}.md, .csv and .png")
+    print(f"wrote {out}/{args.target}.*")
 
 
 if __name__ == "__main__":

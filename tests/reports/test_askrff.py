@@ -49,6 +49,7 @@ def test_table1_compares_cells_and_flags_disagreement(tmp_path):
     assert np.isnan(table.loc[("sinh_gaussian", "Asy", "ijcnn1"), "ours_mean"])
     md = (tmp_path / "out" / "table1.md").read_text()
     assert "DIFFERS" in md and "not run" in md and "stratified split" in md
+    assert "[+0.01] ok" in md and "[+4.74, 2 of 3 trials] DIFFERS" in md  # sinh Asy has 3, Linear 2
 
 
 def test_reports_refuse_to_average_runs_of_different_configs(tmp_path):
