@@ -1,6 +1,7 @@
 """Figures: a metric against log2(M/d) with mean +- std error bars, as the papers plot."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib
@@ -9,6 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from rfbench.atomic import atomic_write  # noqa: E402
 
@@ -36,11 +38,17 @@ def metric_vs_m(trials: pd.DataFrame, metric: str, path: Path) -> Path:
             ax.errorbar(np.log2(stats["m_over_d"]), stats["mean"], yerr=stats["std"].fillna(0),
                         color=colors[_label(key)], marker="o", ms=3, capsize=3)
         ax.set(title=name, xlabel=r"$\log_2(M/d)$", ylabel=LABELS.get(metric, metric))
-        ax.grid(alpha=0.3)
+        _m_axis(ax)
     handles = [plt.Line2D([], [], color=colors[label], marker="o", ms=3) for label in labels]
     fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 4), fontsize=8)
     fig.tight_layout(rect=(0, 0.1, 1, 1))
     return _save(fig, path)
+
+
+def _m_axis(ax) -> None:
+    """log2(M/d) takes integer values: tick only those."""
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(alpha=0.3)
 
 
 def _label(key) -> str:
@@ -68,19 +76,22 @@ def masses_vs_m(masses: pd.DataFrame, exact: pd.DataFrame, path: Path) -> Path:
                    alpha=0.75, label=label)
             ax.axhline(truth[f"mass_{part}"], color=f"C{i}", ls="--", lw=1, label=f"true {label}")
         ax.set(title=kernel, xlabel=r"$\log_2(M/d)$", ylabel="total mass")
-        ax.grid(alpha=0.3)
+        _m_axis(ax)
     fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", ncol=6, fontsize=8)
     fig.tight_layout(rect=(0, 0.08, 1, 1))
     return _save(fig, path)
 
 
-def accuracy_and_time_vs_m(trials: pd.DataFrame, linear: pd.DataFrame, path: Path) -> Path:
+def accuracy_and_time_vs_m(trials: pd.DataFrame, linear: pd.DataFrame, path: Path,
+                           kernels: Sequence[str] = ()) -> Path:
     """AsK-RFF Fig. 3: test accuracy (top) and sampling time (bottom) against log2(M/d).
 
-    One column per kernel, one curve per dataset; the linear classifier's mean accuracy on each
-    dataset (``linear``: columns dataset.name, test_accuracy) is a dashed line of the same colour.
+    One column per kernel (in ``kernels`` order, then any others as they come), one curve per
+    dataset; the linear classifier's mean accuracy on each dataset (``linear``: columns
+    dataset.name, test_accuracy) is a dashed line of the same colour.
     """
-    kernels = list(dict.fromkeys(trials["kernel.name"]))
+    present = list(dict.fromkeys(trials["kernel.name"]))
+    kernels = [k for k in kernels if k in present] + [k for k in present if k not in kernels]
     datasets = sorted(trials["dataset.name"].unique())
     colors = {name: f"C{i}" for i, name in enumerate(datasets)}
     fig, axes = plt.subplots(2, len(kernels), figsize=(4.5 * len(kernels), 6.4), squeeze=False)
@@ -97,7 +108,7 @@ def accuracy_and_time_vs_m(trials: pd.DataFrame, linear: pd.DataFrame, path: Pat
         axes[0][col].set(title=kernel, ylabel="test accuracy (dashed: linear)")
         axes[1][col].set(xlabel=r"$\log_2(M/d)$", ylabel="feature sampling time (s)", yscale="log")
         for ax in axes[:, col]:
-            ax.grid(alpha=0.3)
+            _m_axis(ax)
     axes[0][0].legend(fontsize=7)
     return _save(fig, path)
 

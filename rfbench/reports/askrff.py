@@ -107,7 +107,7 @@ def fig3(runs: Path, out: Path) -> pd.DataFrame:
     rff = trials[(trials["feature_map.name"] == "askrff") & (trials["feature_map.part"] == "asymmetric")]
     linear = trials[trials["feature_map.name"] == "identity"]
     _require_points(rff, runs, "Asy (feature_map=askrff feature_map.part=asymmetric)")
-    plotting.accuracy_and_time_vs_m(rff, linear, out / "fig3.png")
+    plotting.accuracy_and_time_vs_m(rff, linear, out / "fig3.png", kernels=KERNELS)
     summary = _curve_summary(rff, "test_accuracy").merge(
         _curve_summary(rff, "time_fit"), on=["dataset.name", "kernel.name", "m_over_d"])
     results.write_csv(out / "fig3.csv", summary)
