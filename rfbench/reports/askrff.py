@@ -3,8 +3,9 @@
 Figures 2-3 and Table 1 are sweeps of the ordinary runner (see the ``askrff-*``
 targets of the Makefile); this module turns their ``trials.csv`` files into the
 paper's layout.  Table 1 and Figure 3 read one tree of runs, ``askrff/accuracy``:
-Table 1's Asy cells are Figure 3's M = 2d points, the same runs.  Figure 1 (total-mass estimation on 1-D Gaussian data) needs no
-dataset, so it is computed here.
+Table 1's Asy cells are Figure 3's M = 2d points, the same runs.  Figure 1
+(total-mass estimation on 1-D Gaussian data) needs no dataset, so it is
+computed here.
 
     python -m rfbench.reports.askrff {fig1,fig2,fig3,table1} [--results results]
 """
