@@ -1,7 +1,7 @@
 """Figures: a metric against log2(M/d) with mean +- std error bars, as the papers plot."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import matplotlib
@@ -83,20 +83,22 @@ def masses_vs_m(masses: pd.DataFrame, exact: pd.DataFrame, path: Path) -> Path:
 
 
 def accuracy_and_time_vs_m(trials: pd.DataFrame, linear: pd.DataFrame, path: Path,
-                           kernels: Sequence[str] = ()) -> Path:
+                           kernels: Sequence[str] = (), datasets: Sequence[str] = ()) -> Path:
     """AsK-RFF Fig. 3: test accuracy (top) and sampling time (bottom) against log2(M/d).
 
     One column per kernel (in ``kernels`` order, then any others as they come), one curve per
     dataset; the linear classifier's mean accuracy on each dataset (``linear``: columns
-    dataset.name, test_accuracy) is a dashed line of the same colour.
+    dataset.name, test_accuracy) is a dashed line of the same colour.  A dataset's colour is
+    its position in ``datasets`` (then the others, sorted), so it does not change with the
+    datasets present.
     """
     present = list(dict.fromkeys(trials["kernel.name"]))
     kernels = [k for k in kernels if k in present] + [k for k in present if k not in kernels]
-    datasets = sorted(trials["dataset.name"].unique())
-    colors = {name: f"C{i}" for i, name in enumerate(datasets)}
+    colors = dataset_colors(trials["dataset.name"], datasets)
     fig, axes = plt.subplots(2, len(kernels), figsize=(4.5 * len(kernels), 6.4), squeeze=False)
     for col, kernel in enumerate(kernels):
-        for name, curve in trials[trials["kernel.name"] == kernel].groupby("dataset.name"):
+        curves = trials[trials["kernel.name"] == kernel].groupby("dataset.name")
+        for name, curve in sorted(curves, key=lambda item: list(colors).index(item[0])):  # legend order
             for row, metric in enumerate(("test_accuracy", "time_fit")):
                 stats = curve.groupby("m_over_d")[metric].agg(["mean", "std"]).reset_index()
                 axes[row][col].errorbar(np.log2(stats["m_over_d"]), stats["mean"],
@@ -111,6 +113,12 @@ def accuracy_and_time_vs_m(trials: pd.DataFrame, linear: pd.DataFrame, path: Pat
             _m_axis(ax)
     axes[0][0].legend(fontsize=7)
     return _save(fig, path)
+
+
+def dataset_colors(present: Iterable[str], order: Sequence[str] = ()) -> dict[str, str]:
+    """Matplotlib colour cycle entry per dataset: ``order`` first, then the others sorted."""
+    names = list(order) + sorted(set(present) - set(order))
+    return {name: f"C{i}" for i, name in enumerate(names)}
 
 
 def _save(fig, path: Path) -> Path:

@@ -39,6 +39,8 @@ def test_table1_compares_cells_and_flags_disagreement(tmp_path):
     # a Figure 3 point (M = 4d) in the same tree is not a Table 1 cell; Linear has M = d.
     _write_run(tmp_path, "d", _rows("sinh_gaussian", "askrff", "asymmetric", "ijcnn1", [0.9], m_over_d=4.0))
     _write_run(tmp_path, "b", _rows("linear", "identity", np.nan, "spambase", [0.95, 0.95], m_over_d=1.0))
+    # one trial has no sd: letter cosh Asy 82.0 vs the paper's 82.237 +- 1.206 -> agrees on the paper's sd.
+    _write_run(tmp_path, "e", _rows("cosh_gaussian", "askrff", "asymmetric", "letter", [0.82]))
     table = askrff.table1(tmp_path, tmp_path / "out").set_index(["method", "approximation", "dataset"])
     sinh = table.loc[("sinh_gaussian", "Asy", "spambase")]
     assert sinh["ours_mean"] == pytest.approx(92.8) and sinh["ours_std"] == pytest.approx(0.1)
@@ -50,6 +52,8 @@ def test_table1_compares_cells_and_flags_disagreement(tmp_path):
     md = (tmp_path / "out" / "table1.md").read_text()
     assert "DIFFERS" in md and "not run" in md and "stratified split" in md
     assert "[+0.01] ok" in md and "[+4.74, 2 of 3 trials] DIFFERS" in md  # sinh Asy has 3, Linear 2
+    assert table.loc[("cosh_gaussian", "Asy", "letter"), "agrees"]
+    assert "| 82.000 (82.237 +- 1.206) [-0.24, 1 of 3 trials] ok |" in md and "nan" not in md
 
 
 def test_reports_refuse_to_average_runs_of_different_configs(tmp_path):
