@@ -24,9 +24,15 @@ def command(results_dir: Path) -> list[str]:
             "feature_map.m_over_d=1", "experiment.n_gram=200", "classifier.log2_C=[-2,0,2]"]
 
 
+def default_sigint() -> None:
+    # A shell without job control starts background jobs with SIGINT ignored, and Python
+    # then never raises KeyboardInterrupt; give the run the Ctrl-C a terminal user has.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(results_dir: Path) -> subprocess.Popen:
     return subprocess.Popen(command(results_dir), cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True, preexec_fn=default_sigint)
 
 
 def finish(proc: subprocess.Popen) -> None:
