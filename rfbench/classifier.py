@@ -23,6 +23,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.validation import check_array, check_is_fitted
 
+from rfbench.validation import is_int, is_real
+
 #: The paper's grid C = 2^-5, 2^-4, ..., 2^5.
 DEFAULT_C_GRID: tuple[float, ...] = tuple(float(c) for c in 2.0 ** np.arange(-5, 6))
 
@@ -127,7 +129,8 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        grid = self._check_params()
+        self.check_params()
+        grid = np.asarray(self.C_grid, dtype=np.float64)
         X = _check_X(X)
         y = np.asarray(y)
         if y.ndim != 1 or len(y) != len(X):
@@ -178,7 +181,8 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"X has {X.shape[1]} features, but the classifier was fitted with {self.n_features_in_}")
         return _decision(X, self._coef, self._intercept)
 
-    def _check_params(self) -> np.ndarray:
+    def check_params(self) -> None:
+        """Raise ValueError naming the first invalid constructor parameter; ``fit`` calls it first."""
         if self.solver not in CLASSIFICATION_SOLVERS:
             raise ValueError(f"solver={self.solver!r} is not a LibLinear classification solver; valid: {CLASSIFICATION_SOLVERS}")
         grid = np.asarray(self.C_grid, dtype=np.float64)
@@ -186,17 +190,16 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"C_grid must be a non-empty 1-D sequence of floats > 0, got {self.C_grid!r}")
         if not np.all(np.isfinite(grid) & (grid > 0)):
             raise ValueError(f"every C in C_grid must be finite and > 0, got {grid.tolist()}")
-        if not isinstance(self.cv, (int, np.integer)) or self.cv < 1:
+        if not is_int(self.cv) or self.cv < 1:
             raise ValueError(f"cv must be an int >= 1, got {self.cv!r}")
-        if not np.isfinite(self.bias):
+        if not is_real(self.bias) or not np.isfinite(self.bias):
             raise ValueError(f"bias must be a finite float (< 0 means no intercept), got {self.bias!r}")
-        if self.tol is not None and not self.tol > 0:
+        if self.tol is not None and not (is_real(self.tol) and self.tol > 0):
             raise ValueError(f"tol must be None or > 0, got {self.tol!r}")
         if self.cv_warm_start and self.solver not in PRIMAL_SOLVERS:
             raise ValueError(f"cv_warm_start=True needs solver in {PRIMAL_SOLVERS} (LibLinear's init_sol), got solver={self.solver}")
-        if not isinstance(self.n_jobs, (int, np.integer)) or self.n_jobs < 1:
+        if not is_int(self.n_jobs) or self.n_jobs < 1:
             raise ValueError(f"n_jobs must be an int >= 1, got {self.n_jobs!r}")
-        return grid
 
     def _check_cv(self, y_idx: np.ndarray) -> None:
         counts = np.bincount(y_idx)

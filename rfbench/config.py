@@ -1,20 +1,26 @@
 """Validation of a composed rfbench config and the values derived from it.
 
-Every check runs before any data is loaded, so a typo costs nothing, and every
-message names the field, the bad value and what is allowed.
+These checks run before any data is loaded, so a typo costs nothing, and every
+message names the field, the bad value and what is allowed.  The parameters the
+components check themselves against the data's dimension (``kernel.r`` of length
+d, a feature map's choices, LibLinear's solver) are checked by the runner right
+after loading, still before anything is written.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 from typing import Any, Mapping
 
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-#: Which kernels each feature map can approximate (None: any kernel with a spectral measure).
-SUPPORTED_KERNELS: dict[str, tuple[str, ...] | None] = {
+from rfbench.validation import is_int, is_real
+
+#: Which kernels each feature map can approximate.
+SUPPORTED_KERNELS: dict[str, tuple[str, ...]] = {
     "rff": ("gaussian",),
     "askrff": ("gaussian", "shift_gaussian", "sinh_gaussian", "cosh_gaussian"),
     "identity": ("linear",),
@@ -109,21 +115,21 @@ def n_components(fmap: Mapping[str, Any], d: int) -> int:
 def validate(cfg: Mapping[str, Any]) -> None:
     """Raise ConfigError on the first invalid value of a composed config."""
     exp, fmap, kern, clf = cfg["experiment"], cfg["feature_map"], cfg["kernel"], cfg["classifier"]
-    _require(isinstance(exp["trials"], int) and exp["trials"] >= 1,
+    _require(is_int(exp["trials"]) and exp["trials"] >= 1,
              "experiment.trials", exp["trials"], "an integer >= 1")
-    _require(isinstance(exp["n_gram"], int) and exp["n_gram"] >= 0,
+    _require(is_int(exp["n_gram"]) and exp["n_gram"] >= 0,
              "experiment.n_gram", exp["n_gram"], "an integer >= 0 (0 skips the Gram error)")
-    _require(isinstance(exp["seed"], int) and exp["seed"] >= 0, "experiment.seed", exp["seed"],
+    _require(is_int(exp["seed"]) and exp["seed"] >= 0, "experiment.seed", exp["seed"],
              "an integer >= 0 (numpy SeedSequence entropy)")
     for key in ("gram_block", "chunk_rows"):
-        _require(isinstance(exp[key], int) and exp[key] >= 1, f"experiment.{key}", exp[key],
+        _require(is_int(exp[key]) and exp[key] >= 1, f"experiment.{key}", exp[key],
                  "an integer >= 1")
-    _require(exp["blas_threads"] is None or isinstance(exp["blas_threads"], int) and exp["blas_threads"] >= 1,
+    _require(exp["blas_threads"] is None or is_int(exp["blas_threads"]) and exp["blas_threads"] >= 1,
              "experiment.blas_threads", exp["blas_threads"], "an integer >= 1, or null for the library default")
     _validate_feature_map(fmap, kern["name"])
     if "sigma" in kern:
-        _require(kern["sigma"] is not None and float(kern["sigma"]) > 0,
-                 "kernel.sigma", kern["sigma"], "a bandwidth > 0")
+        _require(is_real(kern["sigma"]) and 0 < kern["sigma"] < math.inf,
+                 "kernel.sigma", kern["sigma"], "a finite bandwidth > 0")
     _validate_classifier(clf)
 
 
@@ -140,14 +146,14 @@ def _validate_feature_map(fmap: Mapping[str, Any], kernel: str) -> None:
         return
     if fmap.get("n_components") is not None:
         m = fmap["n_components"]
-        _require(isinstance(m, int) and m >= 1, "feature_map.n_components", m,
+        _require(is_int(m) and m >= 1, "feature_map.n_components", m,
                  "an integer >= 1 (or null to use m_over_d)")
     else:
         r = fmap.get("m_over_d")
-        _require(isinstance(r, (int, float)) and r > 0, "feature_map.m_over_d", r,
+        _require(is_real(r) and 0 < r < math.inf, "feature_map.m_over_d", r,
                  "a number > 0 (M = round(m_over_d * d)), or set feature_map.n_components")
     if name == "askrff":
-        _require(isinstance(fmap["n_subset"], int) and fmap["n_subset"] >= 3,
+        _require(is_int(fmap["n_subset"]) and fmap["n_subset"] >= 3,
                  "feature_map.n_subset", fmap["n_subset"],
                  "an integer >= 3 (points of the total-mass least squares (12))")
 
@@ -159,8 +165,8 @@ def _validate_classifier(clf: Mapping[str, Any]) -> None:
     grid = clf["log2_C"]
     _require(isinstance(grid, list) and len(grid) > 0, "classifier.log2_C", grid,
              "a non-empty list of exponents, e.g. [-5, ..., 5]")
-    _require(isinstance(clf["cv"], int) and clf["cv"] >= 1, "classifier.cv", clf["cv"],
+    _require(is_int(clf["cv"]) and clf["cv"] >= 1, "classifier.cv", clf["cv"],
              "an integer >= 1 (1: no cross-validation)")
     n_jobs = clf.get("n_jobs")
-    _require(n_jobs is None or isinstance(n_jobs, int) and n_jobs >= 1, "classifier.n_jobs", n_jobs,
+    _require(n_jobs is None or is_int(n_jobs) and n_jobs >= 1, "classifier.n_jobs", n_jobs,
              "an integer >= 1, or null for the job's BLAS threads")

@@ -26,7 +26,7 @@ from rfbench.classifier import LibLinearClassifier
 from rfbench.dataset import Dataset, load_dataset
 from rfbench.feature_map import FEATURE_MAPS
 from rfbench.kernel import Kernel, make_kernel
-from rfbench.metrics import relative_gram_error
+from rfbench.metrics import accuracy, relative_gram_error
 
 log = logging.getLogger("rfbench")
 
@@ -44,23 +44,22 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
     exp = cfg["experiment"]
     with threadpool_limits(limits=exp["blas_threads"]):
         data = load_dataset(cfg["dataset"])
-        _check_sizes(cfg, data)  # the last check, and it needs the data: nothing is written before it
+        kernel = _check_against_data(cfg, data)  # the last checks: nothing is written before them
         out = Path(exp["results_dir"]) / exp["name"] / "runs" / config_.run_id(cfg)
         out.mkdir(parents=True, exist_ok=True)
         results.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
         with _log_to(out / "run.log"):
-            _run_trials(cfg, data, out)
+            _run_trials(cfg, data, kernel, out)
             return _summarize(cfg, out)
 
 
-def _run_trials(cfg: dict, data: Dataset, out: Path) -> None:
+def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path) -> None:
     """Compute the trials missing from ``out``, leaving those another process holds to it."""
     exp = cfg["experiment"]
     if exp["force"]:
         results.clear_trials(out / "trials.csv")
     todo = sorted(set(range(exp["trials"])) - results.recorded(out / "trials.csv"))
     log.info("run %s: %s, %d trial(s) to do in %s", out.name, _describe(cfg), len(todo), out)
-    kernel = make_kernel(cfg["kernel"]["name"], data.d, **_kernel_params(cfg))
     busy = [t for t in todo if not _run_trial(cfg, data, kernel, out, t, wait=False)]
     for t in busy:  # wait for the other process, and compute the trial if it died
         _run_trial(cfg, data, kernel, out, t, wait=True)
@@ -151,28 +150,33 @@ def _gram_error(cfg: dict, data: Dataset, kernel: Kernel, fmap, seed: int) -> fl
 
 
 def _classify(cfg: dict, data: Dataset, fmap, seed: int) -> dict[str, Any]:
-    clf_cfg, chunk = cfg["classifier"], cfg["experiment"]["chunk_rows"]
+    chunk = cfg["experiment"]["chunk_rows"]
     start = time.perf_counter()
     Z = fmap.transform(data.X_train)
     row: dict[str, Any] = {"n_features": Z.shape[1], "time_transform": time.perf_counter() - start}
-    clf = LibLinearClassifier(solver=clf_cfg["solver"], C_grid=[2.0 ** e for e in clf_cfg["log2_C"]],
-                              cv=clf_cfg["cv"], bias=clf_cfg["bias"], tol=clf_cfg["tol"],
-                              random_state=seed, n_jobs=_cv_threads(cfg))
+    clf = build_classifier(cfg, seed)
     start = time.perf_counter()
     clf.fit(Z, data.y_train)
     row["time_train"] = time.perf_counter() - start
     del Z
     start = time.perf_counter()
-    correct = sum(int(np.sum(clf.predict(fmap.transform(data.X_test[i:i + chunk]))
-                             == data.y_test[i:i + chunk]))
-                  for i in range(0, len(data.X_test), chunk))
+    y_pred = np.concatenate([clf.predict(fmap.transform(data.X_test[i:i + chunk]))
+                             for i in range(0, len(data.X_test), chunk)])  # labels only: features stay chunked
     row["time_predict"] = time.perf_counter() - start
-    row.update(test_accuracy=correct / len(data.y_test), C=clf.C_,
+    row.update(test_accuracy=accuracy(data.y_test, y_pred), C=clf.C_,
                cv_accuracy=float(np.max(clf.cv_scores_)) if clf.cv_scores_ is not None else np.nan)
     return row
 
 
-def _cv_threads(cfg: dict) -> int:
+def build_classifier(cfg: Mapping[str, Any], random_state: int) -> LibLinearClassifier:
+    """The (unfitted) classifier described by ``cfg['classifier']``."""
+    clf = cfg["classifier"]
+    return LibLinearClassifier(solver=clf["solver"], C_grid=[2.0 ** e for e in clf["log2_C"]], cv=clf["cv"],
+                               bias=clf["bias"], tol=clf["tol"], random_state=random_state,
+                               n_jobs=_cv_threads(cfg))
+
+
+def _cv_threads(cfg: Mapping[str, Any]) -> int:
     """Threads training CV folds: ``classifier.n_jobs``, else as many as the job's BLAS threads.
 
     Solvers 0 and 2 give the same model for any thread count, so this is an execution setting.
@@ -180,12 +184,33 @@ def _cv_threads(cfg: dict) -> int:
     return cfg["classifier"].get("n_jobs") or cfg["experiment"]["blas_threads"] or os.cpu_count() or 1
 
 
-def _check_sizes(cfg: dict, data: Dataset) -> None:
+def _check_against_data(cfg: dict, data: Dataset) -> Kernel:
+    """Check what needs the data; return the kernel, built once for all trials.
+
+    The components check their own parameters (``kernel.r`` needs d), and their
+    ValueErrors become ConfigErrors on their config group.
+    """
     n_gram, n = cfg["experiment"]["n_gram"], len(data.y_train)
     if n_gram > n:
         raise config_.ConfigError(
             f"experiment.n_gram={n_gram} is invalid: dataset {data.name} has only {n} training "
             f"points; choose 0 <= n_gram <= {n}")
+    with _reported_as("kernel", cfg):
+        kernel = make_kernel(cfg["kernel"]["name"], data.d, **_kernel_params(cfg))
+    with _reported_as("feature_map", cfg):
+        build_feature_map(cfg, data.d, random_state=0).check_params()
+    if cfg["classifier"]["name"] != "none":
+        with _reported_as("classifier", cfg):
+            build_classifier(cfg, random_state=0).check_params()
+    return kernel
+
+
+@contextlib.contextmanager
+def _reported_as(group: str, cfg: Mapping[str, Any]) -> Iterator[None]:
+    try:
+        yield
+    except ValueError as err:
+        raise config_.ConfigError(f"{group}={cfg[group]['name']}: {err}") from err
 
 
 def _describe(cfg: dict) -> str:

@@ -84,11 +84,18 @@ def test_rerun_resumes_and_same_seed_gives_same_numbers(rff_run):
     ("kernel.sigma=-1", "kernel.sigma=-1 is invalid"),
     ("experiment.n_gram=999999", "experiment.n_gram=999999 is invalid"),
     ("feature_map=identity", "feature_map=identity cannot approximate kernel=gaussian"),
+    # checked by the components themselves once d is known
+    ("kernel=shift_gaussian feature_map=askrff kernel.r=[1,2]",
+     "kernel=shift_gaussian: r must be a scalar or a vector of length d=57, got shape (2,)"),
+    ("kernel=sinh_gaussian feature_map=askrff feature_map.part=both",
+     "feature_map=askrff: part='both' is not valid; choose one of ('asymmetric', 'symmetric')"),
+    ("classifier.solver=11", "classifier=liblinear: solver=11 is not a LibLinear classification solver; valid:"),
 ])
 def test_bad_values_exit_with_a_clear_message(tmp_path, override, message):
-    proc = rfbench(tmp_path, override)
+    proc = rfbench(tmp_path, "dataset=spambase", *override.split())
     assert proc.returncode == 2
     assert message in proc.stderr
+    assert not list(tmp_path.glob("*/runs")), "a rejected config wrote results"
 
 
 def test_unknown_dataset_lists_the_valid_ones(tmp_path):
@@ -98,7 +105,7 @@ def test_unknown_dataset_lists_the_valid_ones(tmp_path):
 
 
 def test_multirun_sweep_and_aggregate(tmp_path):
-    proc = rfbench(tmp_path, "-m", "experiment.name=sweep", "feature_map.m_over_d=1,2",
+    proc = rfbench(tmp_path, "-m", "experiment.name=sweep", "feature_map.m_over_d=1,2", "kernel.sigma=1,2",
                    "experiment.trials=1", "classifier=none")
     assert proc.returncode == 0, proc.stderr
     agg = subprocess.run([sys.executable, "-c", "from rfbench.cli import aggregate; aggregate()",
@@ -106,5 +113,8 @@ def test_multirun_sweep_and_aggregate(tmp_path):
                          cwd=REPO, capture_output=True, text=True)
     assert agg.returncode == 0, agg.stderr
     trials = pd.read_csv(tmp_path / "sweep" / "all_trials.csv")
-    assert sorted(trials["m_over_d"]) == [1.0, 2.0]
+    assert sorted(trials["m_over_d"]) == [1.0, 1.0, 2.0, 2.0]
+    summary = pd.read_csv(tmp_path / "sweep" / "all_summary.csv")  # one row per (sigma, M): none pooled
+    assert sorted(zip(summary["kernel.sigma"], summary["m_over_d"])) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    assert (summary["gram_error_count"] == 1).all()
     assert (tmp_path / "sweep" / "gram_error.png").stat().st_size > 0

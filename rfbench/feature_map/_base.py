@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
-from numbers import Integral, Real
 
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted
+
+from rfbench.validation import is_int, is_real
 
 #: Random frequencies per block of ``gram_blocks``: 2 * 1024 float64 columns
 #: keep each factor at 16 MB per 1000 rows whatever M is.
@@ -23,6 +24,10 @@ class FeatureMap(TransformerMixin, BaseEstimator, ABC):
     sum_b L_b R_b^T = K~(X, Y), which for an asymmetric kernel is not
     ``transform(X) @ transform(Y).T``.
     """
+
+    @abstractmethod
+    def check_params(self) -> None:
+        """Raise ValueError naming the first invalid constructor parameter; ``fit`` calls it first."""
 
     @abstractmethod
     def gram_blocks(
@@ -67,11 +72,11 @@ def check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
 
 def check_positive_int(name: str, value: object) -> None:
     """Raise ValueError unless ``value`` is an integer >= 1."""
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+    if not is_int(value) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
 def check_positive_real(name: str, value: object) -> None:
     """Raise ValueError unless ``value`` is a finite real number > 0."""
-    if isinstance(value, bool) or not isinstance(value, Real) or not (0 < value < np.inf):
+    if not is_real(value) or not 0 < value < np.inf:
         raise ValueError(f"{name} must be a positive finite number, got {value!r}")

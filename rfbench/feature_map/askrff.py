@@ -93,7 +93,10 @@ class AsKRFF(FeatureMap):
     total_masses_ : dict of part -> float
         xi of each part in ``frequencies_``.
     acceptance_rates_ : dict of part -> float
-        Rejection-sampling acceptance rate of each part.
+        Empirical acceptance rate of the sampler that drew each part: the paper's
+        rejection sampler (expected ||part|| / c), or, for a part whose expected
+        rate is below ``ModulatedGaussianKernel.MIN_REJECTION_RATE``, the 1-D step of the stratified
+        sampler that replaces it (so not comparable with ||part|| / c).
     n_features_in_ : int
     """
 
@@ -122,7 +125,7 @@ class AsKRFF(FeatureMap):
 
     def fit(self, X: ArrayLike, y: object = None) -> AsKRFF:
         """Sample M frequencies per part, then set the total masses."""
-        self._check_params()
+        self.check_params()
         X = self._validate_X(X, reset=True)
         kernel = make_kernel(self.kernel, X.shape[1], **dict(self.kernel_params or {}))
         parts = [p for p in kernel.parts if self.part == "asymmetric" or p in _REAL_PARTS]
@@ -185,7 +188,7 @@ class AsKRFF(FeatureMap):
                 else:
                     yield L, cos_sin(Y, W, scale=np.copysign(scale, coef), rotated=rotated, dtype=np.float64)
 
-    def _check_params(self) -> None:
+    def check_params(self) -> None:
         check_positive_int("n_components", self.n_components)
         check_positive_int("n_subset", self.n_subset)
         check_choice("part", self.part, PART_CHOICES)

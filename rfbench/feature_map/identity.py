@@ -26,9 +26,12 @@ class IdentityMap(FeatureMap):
     def __init__(self, *, dtype: DTypeLike = "float32") -> None:
         self.dtype = dtype
 
+    def check_params(self) -> None:
+        feature_dtype(self.dtype)
+
     def fit(self, X: ArrayLike, y: object = None) -> IdentityMap:
         """Record the number of features."""
-        feature_dtype(self.dtype)
+        self.check_params()
         self._validate_X(X, reset=True)
         return self
 

@@ -68,12 +68,15 @@ class GaussianRFF(FeatureMap):
         self.dtype = dtype
         self.random_state = random_state
 
-    def fit(self, X: ArrayLike, y: object = None) -> GaussianRFF:
-        """Draw W ~ N(0, sigma^-2 I) (and b ~ U[0, 2 pi)); only X's width is used."""
+    def check_params(self) -> None:
         check_positive_int("n_components", self.n_components)
         check_positive_real("sigma", self.sigma)
         check_choice("variant", self.variant, VARIANTS)
         feature_dtype(self.dtype)
+
+    def fit(self, X: ArrayLike, y: object = None) -> GaussianRFF:
+        """Draw W ~ N(0, sigma^-2 I) (and b ~ U[0, 2 pi)); only X's width is used."""
+        self.check_params()
         d = self._validate_X(X, reset=True).shape[1]
         rng = np.random.default_rng(self.random_state)
         self.random_weights_ = rng.standard_normal((d, self.n_components)) / self.sigma
