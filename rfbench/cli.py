@@ -36,7 +36,7 @@ def aggregate(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     trials = results.collect(args.root)
     results.write_csv(args.root / "all_trials.csv", trials)
-    summary = results.summarize(trials, by=plotting.SERIES + ["dataset.name", "m_over_d"])
+    summary = results.summarize(trials, by=plotting.series_columns(trials) + plotting.POINT)
     results.write_csv(args.root / "all_summary.csv", summary)
     for metric in args.metrics:
         if metric in trials:

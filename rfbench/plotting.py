@@ -13,9 +13,12 @@ import pandas as pd  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from rfbench.atomic import atomic_write  # noqa: E402
+from rfbench.config import EXECUTION_KEYS  # noqa: E402
 
 #: Columns that tell one curve from another.
 SERIES = ["kernel.name", "feature_map.name", "feature_map.part"]
+#: What places a trial on a curve: its panel and its x.
+POINT = ["dataset.name", "m_over_d"]
 
 LABELS = {"test_accuracy": "test accuracy", "gram_error": r"$\|K-\tilde K\|_F / \|K\|_F$",
           "time_fit": "feature sampling time (s)"}
@@ -27,8 +30,8 @@ def metric_vs_m(trials: pd.DataFrame, metric: str, path: Path) -> Path:
     A curve keeps its colour in every panel; the legend is shared, below the panels.
     """
     datasets = sorted(trials["dataset.name"].unique())
-    series = [c for c in SERIES if c in trials]
-    labels = sorted({_label(key) for key, _ in trials.groupby(series, dropna=False)})
+    series = series_columns(trials)
+    labels = sorted({_label(series, key) for key, _ in trials.groupby(series, dropna=False)})
     colors = {label: f"C{i}" for i, label in enumerate(labels)}
     fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 3.8), squeeze=False)
     for ax, name in zip(axes[0], datasets):
@@ -36,7 +39,7 @@ def metric_vs_m(trials: pd.DataFrame, metric: str, path: Path) -> Path:
         for key, curve in sub.groupby(series, dropna=False):
             stats = curve.groupby("m_over_d")[metric].agg(["mean", "std"]).reset_index()
             ax.errorbar(np.log2(stats["m_over_d"]), stats["mean"], yerr=stats["std"].fillna(0),
-                        color=colors[_label(key)], marker="o", ms=3, capsize=3)
+                        color=colors[_label(series, key)], marker="o", ms=3, capsize=3)
         ax.set(title=name, xlabel=r"$\log_2(M/d)$", ylabel=LABELS.get(metric, metric))
         _m_axis(ax)
     handles = [plt.Line2D([], [], color=colors[label], marker="o", ms=3) for label in labels]
@@ -51,9 +54,25 @@ def _m_axis(ax) -> None:
     ax.grid(alpha=0.3)
 
 
-def _label(key) -> str:
+def series_columns(trials: pd.DataFrame) -> list[str]:
+    """SERIES, plus every config column that varies at a point (say, a swept ``kernel.sigma``).
+
+    Trials of different configs at one point are separate curves, never averaged.
+    """
+    base = [c for c in SERIES if c in trials]
+    point = base + POINT
+    axis = {"feature_map.m_over_d", "feature_map.n_components", *EXECUTION_KEYS, *point}
+    config = [c for c in trials.columns if "." in c and c not in axis]
+    varying = trials.groupby(point, dropna=False)[config].nunique(dropna=False).gt(1).any()
+    return base + [c for c in config if varying[c]]
+
+
+def _label(series: list[str], key) -> str:
+    """The series' names (kernel, map, part), then ``column=value`` for swept config columns."""
     parts = key if isinstance(key, tuple) else (key,)
-    return " ".join(str(p) for p in parts if isinstance(p, str))
+    names = [str(v) for c, v in zip(series, parts) if c in SERIES and isinstance(v, str)]
+    swept = [f"{c}={v}" for c, v in zip(series, parts) if c not in SERIES]
+    return " ".join(names + swept)
 
 
 PART_LABELS = {"real_pos": "real pos", "real_neg": "real neg", "imag_pos": "imaginary"}
