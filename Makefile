@@ -13,7 +13,8 @@ ifeq ($(origin RFBENCH_DATA_MIRROR), undefined)
   endif
 endif
 
-ARGS ?=
+ARGS    ?=
+RESULTS ?= results
 
 .PHONY: install run test bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1
 
@@ -32,8 +33,8 @@ bench: $(STAMP)  ## engine benchmark vs scikit-learn and bare BLAS -> results/be
 	$(BIN)/python -m rfbench.bench $(ARGS)
 
 sweep: $(STAMP)  ## example sweep over M, aggregated into one CSV and figures
-	$(BIN)/rfbench -m experiment.name=sweep_m feature_map.m_over_d=1,2,4,8 $(ARGS)
-	$(BIN)/rfbench-aggregate results/sweep_m
+	$(BIN)/rfbench -m experiment.name=sweep_m experiment.results_dir=$(RESULTS) feature_map.m_over_d=1,2,4,8 $(ARGS)
+	$(BIN)/rfbench-aggregate $(RESULTS)/sweep_m
 
 test: $(STAMP)
 	$(BIN)/pytest -q $(PYTEST_ARGS)
@@ -44,7 +45,6 @@ test: $(STAMP)
 # LAUNCHER=joblib runs the sweep's jobs in parallel (see README, "Launchers").
 # RESULTS moves the output tree; ARGS adds overrides to every sweep (e.g. experiment.trials=2).
 LAUNCHER        ?= basic
-RESULTS         ?= results
 SWEEP            = $(BIN)/rfbench -m hydra/launcher=$(LAUNCHER) experiment.results_dir=$(RESULTS) $(ARGS)
 REPORT           = $(BIN)/python -m rfbench.reports.askrff --results $(RESULTS)
 ASKRFF_DATASETS ?= spambase,letter,ijcnn1,cod_rna_stratified
@@ -76,4 +76,4 @@ askrff-table1: $(STAMP)
 	$(REPORT) table1
 
 clean-results:
-	find results -mindepth 1 ! -name README.md -exec rm -rf {} +
+	find $(RESULTS) -mindepth 1 ! -name README.md -exec rm -rf {} +
