@@ -88,14 +88,17 @@ def check_sigma(sigma: float) -> float:
 
 def check_direction(name: str, value: float | np.ndarray | None, d: int, default: float) -> np.ndarray:
     """A non-zero vector of length d from None (default * ones), a scalar (scalar * ones) or a vector."""
-    v = np.asarray(default if value is None else value, dtype=np.float64)
+    try:
+        v = np.asarray(default if value is None else value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a scalar or a vector of length d={d}, got {value!r}") from None
     if v.ndim == 0:
         v = np.full(d, float(v))
     if v.shape != (d,):
         raise ValueError(f"{name} must be a scalar or a vector of length d={d}, got shape {v.shape}")
     if not np.all(np.isfinite(v)) or not np.any(v):
         raise ValueError(
-            f"{name} must be finite and not all zero ({name}=0 is the plain 'gaussian' kernel), got {v}"
+            f"{name} must be finite and not all zero ({name}=0 is the plain 'gaussian' kernel), got {value!r}"
         )
     return v
 

@@ -70,7 +70,8 @@ def test_registry_names():
         ("shift_gaussian", 2, {"sigma": 0.0}, "sigma must be a positive finite number, got 0.0"),
         ("sinh_gaussian", 2, {"sigma": -1}, "sigma must be a positive"),
         ("shift_gaussian", 3, {"r": [1.0, 2.0]}, r"r must be a scalar or a vector of length d=3, got shape \(2,\)"),
-        ("cosh_gaussian", 2, {"beta": 0.0}, "beta must be finite and not all zero"),
+        ("cosh_gaussian", 2, {"beta": 0.0}, "beta must be finite and not all zero .*, got 0.0$"),
+        ("shift_gaussian", 2, {"r": "abc"}, "r must be a scalar or a vector of length d=2, got 'abc'"),
         ("gaussian", 0, {}, "d must be a positive integer, got 0"),
     ],
 )
