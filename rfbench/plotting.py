@@ -13,7 +13,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from rfbench.atomic import atomic_write  # noqa: E402
-from rfbench.config import EXECUTION_KEYS  # noqa: E402
+from rfbench.results import config_columns  # noqa: E402
 
 #: Columns that tell one curve from another.
 SERIES = ["kernel.name", "feature_map.name", "feature_map.part"]
@@ -61,8 +61,8 @@ def series_columns(trials: pd.DataFrame) -> list[str]:
     """
     base = [c for c in SERIES if c in trials]
     point = base + POINT
-    axis = {"feature_map.m_over_d", "feature_map.n_components", *EXECUTION_KEYS, *point}
-    config = [c for c in trials.columns if "." in c and c not in axis]
+    axis = {"feature_map.m_over_d", "feature_map.n_components", *point}
+    config = [c for c in config_columns(trials) if c not in axis]
     varying = trials.groupby(point, dropna=False)[config].nunique(dropna=False).gt(1).any()
     return base + [c for c in config if varying[c]]
 

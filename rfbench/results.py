@@ -27,6 +27,7 @@ from typing import Any
 import pandas as pd
 
 from rfbench.atomic import atomic_write
+from rfbench.config import EXECUTION_KEYS
 
 #: Per-trial measurements (everything else in a row describes the run).
 METRICS = (
@@ -108,6 +109,11 @@ def summarize(trials: pd.DataFrame, by: Iterable[str] = ("run_id",)) -> pd.DataF
     stats = grouped.agg(["mean", "std", "count"])
     stats.columns = [f"{metric}_{stat}" for metric, stat in stats.columns]
     return stats.reset_index()
+
+
+def config_columns(trials: pd.DataFrame) -> list[str]:
+    """The flattened config columns that determine a run's numbers (execution settings left out)."""
+    return [c for c in trials.columns if "." in c and c not in EXECUTION_KEYS]
 
 
 def collect(root: Path) -> pd.DataFrame:

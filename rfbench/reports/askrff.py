@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench import config, plotting, results
+from rfbench import plotting, results
 from rfbench.feature_map import AsKRFF
 from rfbench.kernel import PARTS, make_kernel
 
@@ -137,8 +137,7 @@ def collect_single_runs(root: Path) -> pd.DataFrame:
     for point, group in trials.groupby(keys, dropna=False):
         per_run = group.groupby("run_id").first()
         if len(per_run) > 1:
-            columns = [c for c in per_run.columns if "." in c and c not in config.EXECUTION_KEYS
-                       and per_run[c].nunique(dropna=False) > 1]
+            columns = [c for c in results.config_columns(per_run) if per_run[c].nunique(dropna=False) > 1]
             values = "; ".join(f"{c}: {per_run[c].tolist()}" for c in columns)
             raise ValueError(
                 f"{dict(zip(keys, point))} has {len(per_run)} runs below {root} ({', '.join(per_run.index)}) "
