@@ -38,9 +38,14 @@ PRIMAL_SOLVERS: tuple[int, ...] = (0, 2)
 #: Upper bound on the float64 copy of X made per chunk when computing decision values.
 _CHUNK_BYTES = 32 * 2**20
 
+_libc = ctypes.CDLL(None)
 # liblinear's dual and L1 solvers shuffle with libc rand(); reseeding it before
 # every training call makes their result independent of earlier calls.
-_libc_srand = ctypes.CDLL(None).srand
+_libc_srand = _libc.srand
+# '-q' installs a Python callback as liblinear's message sink, and a Ctrl-C that lands
+# in it is swallowed by ctypes ("Exception ignored"), so the run went on.  A C sink
+# keeps Python out of training: strlen reads the message and its result is dropped.
+_SILENT = ctypes.CFUNCTYPE(None, ctypes.c_char_p)(ctypes.cast(_libc.strlen, ctypes.c_void_p).value)
 
 
 class LibLinearClassifier(ClassifierMixin, BaseEstimator):
@@ -310,6 +315,7 @@ def _train(prob: problem, param: parameter, C: float):
     if error:
         raise ValueError(f"LibLinear rejected the parameters: {error.decode()}")
     _libc_srand(1)
+    liblinear.set_print_string_function(_SILENT)
     return toPyModel(liblinear.train(prob, param))
 
 
