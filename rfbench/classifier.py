@@ -214,20 +214,18 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
                 folds = StratifiedKFold(n_splits=self.cv, shuffle=True, random_state=self.random_state)
                 jobs = [pool.submit(_newton_fold, Z, signs, y_idx, grid[order], tol, *fold)
                         for fold in folds.split(X, y_idx)]
-                scores, weights = np.zeros(len(grid)), []
-                for job in jobs:
-                    fold_scores, fold_weights = job.result()
-                    scores[order] += fold_scores / self.cv
+                scores, weights = np.empty((self.cv, len(grid))), []
+                for f, job in enumerate(jobs):
+                    scores[f, order], fold_weights = job.result()
                     weights.append(fold_weights)
                     self._fitted(len(grid))
-                self._select_C(grid, scores)
+                self._select_C(grid, scores.mean(axis=0))
                 start = np.mean(weights, axis=0)[np.flatnonzero(grid[order] == self.C_)[0]]
             else:
                 self._select_C(grid, None)
-            columns = range(signs.shape[1])
-            W = np.column_stack(list(pool.map(_newton_refit, [Z] * len(columns), signs.T, [self.C_] * len(columns),
-                                              [None if start is None else start[:, k] for k in columns],
-                                              [tol] * len(columns))))
+            refits = [pool.submit(_newton_refit, Z, signs[:, k], self.C_, None if start is None else start[:, k], tol)
+                      for k in range(signs.shape[1])]
+            W = np.column_stack([job.result() for job in refits])
         self._fitted(1)
         self.coef_, self.intercept_ = (W[:-1], W[-1] * self.bias) if self.bias >= 0 else (W, np.zeros(W.shape[1]))
         self._labels = np.array([1, 0]) if len(self.classes_) == 2 else np.arange(len(self.classes_))
