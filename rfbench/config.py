@@ -12,6 +12,7 @@ import hashlib
 import json
 import math
 import os
+import re
 from typing import Any, Mapping
 
 from hydra.core.hydra_config import HydraConfig
@@ -32,6 +33,11 @@ EXECUTION_KEYS = (
     "experiment.name", "experiment.trials", "experiment.results_dir", "experiment.force",
     "experiment.blas_threads", "experiment.chunk_rows", "experiment.gram_block", "classifier.n_jobs",
 )
+
+
+#: Where a dataset's bytes come from, not what they are (each file's own sha256 stays in the
+#: run id): pinning a URL's hash or adding a mirror must not orphan the recorded runs.
+PROVENANCE_KEYS = re.compile(r"dataset\.(mirror|allow_unverified|files\.[^.]+\.urls)")
 
 
 class ConfigError(ValueError):
@@ -58,11 +64,13 @@ def flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 def run_id(cfg: Mapping[str, Any]) -> str:
-    """Stable 12-hex id of everything that determines a run's numbers (see EXECUTION_KEYS).
+    """Stable 12-hex id of everything that determines a run's numbers (see EXECUTION_KEYS and
+    PROVENANCE_KEYS).
 
     Numbers are hashed as floats, so ``m_over_d=2`` and ``m_over_d=2.0`` share a run.
     """
-    flat = {k: v for k, v in flatten(_as_floats(cfg)).items() if k not in EXECUTION_KEYS}
+    flat = {k: v for k, v in flatten(_as_floats(cfg)).items()
+            if k not in EXECUTION_KEYS and not PROVENANCE_KEYS.fullmatch(k)}
     blob = json.dumps(flat, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:12]
 

@@ -94,3 +94,18 @@ def test_run_id_ignores_execution_settings_only():
 def test_flatten_makes_one_column_per_leaf():
     flat = config.flatten({"a": {"b": 1, "c": [1, 2]}, "d": "x"})
     assert flat == {"a.b": 1, "a.c": "[1, 2]", "d": "x"}
+
+
+def test_run_id_ignores_where_the_data_comes_from_but_not_what_it_is():
+    """Pinning a URL's hash or adding a mirror keeps the recorded runs; another file sha256 does not."""
+    from omegaconf import OmegaConf
+    from rfbench.cli import CONFIG_DIR
+    cfg = {"dataset": OmegaConf.to_container(OmegaConf.load(f"{CONFIG_DIR}/dataset/letter.yaml")),
+           "experiment": {"name": "x", "seed": 0}}
+    base = config.run_id(cfg)
+    cfg["dataset"]["files"]["data"]["urls"][0]["sha256"] = "0" * 64
+    cfg["dataset"]["mirror"] = "file:///path/to/mirror"
+    cfg["dataset"]["allow_unverified"] = True
+    assert config.run_id(cfg) == base
+    cfg["dataset"]["files"]["data"]["sha256"] = "0" * 64
+    assert config.run_id(cfg) != base
