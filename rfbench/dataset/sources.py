@@ -205,9 +205,8 @@ def fetch(file_spec: Mapping, cache_dir: str | os.PathLike | None = None, mirror
     """
     cache_dir, mirror = resolve_cache_dir(cache_dir), resolve_mirror(mirror)
     sources = candidate_sources(file_spec, mirror)
-    for source in sources:
-        if cached := _from_cache(source, cache_dir, allow_unverified):
-            return cached
+    if cached := _from_cache(sources, cache_dir, allow_unverified):
+        return cached
     offline = os.environ.get(OFFLINE_ENV, "") not in ("", "0")
     failures = []
     for i, source in enumerate(sources):
@@ -228,10 +227,20 @@ def fetch(file_spec: Mapping, cache_dir: str | os.PathLike | None = None, mirror
     raise DatasetError(_failure_message(file_spec["path"], failures, mirror_set=bool(mirror)))
 
 
-def _from_cache(source: Source, cache_dir: Path, allow_unverified: bool) -> FetchedFile | None:
-    for path in source.cached_paths(cache_dir):
-        if path.is_file() and (digest := _trusted_digest(path, source.sha256, allow_unverified)):
-            return FetchedFile(path, source, digest)
+def _from_cache(sources: list[Source], cache_dir: Path, allow_unverified: bool) -> FetchedFile | None:
+    """The first trusted copy among the sources' cache paths, or None.
+
+    Each path is judged once, by the first source naming it, so a record never
+    overrules a pinned sha256 that the file failed.
+    """
+    judged = set()
+    for source in sources:
+        for path in source.cached_paths(cache_dir):
+            if path in judged or not path.is_file():
+                continue
+            judged.add(path)
+            if digest := _trusted_digest(path, source.sha256, allow_unverified):
+                return FetchedFile(path, source, digest)
     return None
 
 

@@ -189,6 +189,17 @@ def test_a_recorded_file_is_trusted_without_a_pinned_hash_until_it_changes(serve
     assert server.requests == ["/toy/toy.txt"]
 
 
+def test_a_record_never_overrules_a_newly_pinned_sha256(served, tmp_path, monkeypatch, caplog):
+    base, root, _ = served
+    fetch(spec(), tmp_path, base)
+    (root / "toy" / "toy.txt").write_bytes(BODY + BODY)  # the publisher's new version, pinned anew
+    new = hashlib.sha256(BODY + BODY).hexdigest()
+    with caplog.at_level(logging.WARNING, logger="rfbench.dataset.sources"):
+        fetched = fetch(spec(sha256=new, urls=canonical(base)), tmp_path, base)  # the old file matches its record
+    assert fetched.sha256 == new and fetched.path.read_bytes() == BODY + BODY
+    assert caplog.text.count("corrupt or partial") == 1  # judged once
+
+
 def test_an_unverified_download_is_reused_only_when_opted_in_and_unchanged(served, tmp_path):
     base, _, server = served
     unpinned = spec(sha256=None)
