@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hydra import compose, initialize_config_dir
 
-from rfbench.dataset import DatasetError, fetch
+from rfbench.dataset import DatasetError, fetch, load_dataset
 from rfbench.dataset.errors import CacheError
 from rfbench.dataset.sources import resolve_mirror
 
@@ -256,7 +256,6 @@ def test_hostile_file_paths_are_refused_before_anything_is_written(served, tmp_p
 
 
 def test_hostile_path_in_a_dataset_config_fails_the_run_before_any_download(tmp_path, dataset_config):
-    from rfbench.dataset import load_dataset
     cfg = dataset_config("spambase")
     cfg["files"]["data"]["path"] = "../../x"
     with pytest.raises(DatasetError, match=r"file path '../../x' must be '<folder>/<file>'"):
