@@ -160,7 +160,7 @@ def candidate_sources(file_spec: Mapping, mirror: str | None = None) -> list[Sou
     return sources
 
 
-def _split_path(path) -> tuple[str, str]:
+def _split_path(path: str | None) -> tuple[str, str]:
     """``(folder, file)`` of a spec's mirror-relative path, both plain names."""
     folder, _, name = str(path or "").partition("/")
     try:
