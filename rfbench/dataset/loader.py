@@ -9,11 +9,12 @@ from pathlib import Path
 import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
+from .cache import resolve_cache_dir
 from .errors import DatasetError
 from .parsed_cache import load_parsed
 from .parsers import check_format
 from .preprocessing import encode_labels, min_max_scale
-from .sources import candidate_sources, fetch, resolve_cache_dir, resolve_mirror
+from .sources import candidate_sources, fetch, resolve_mirror
 from .splits import apply_split, check_split, required_files
 
 _REQUIRED_KEYS = ("name", "n_features", "files", "split")

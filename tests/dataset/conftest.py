@@ -15,7 +15,7 @@ from rfbench.dataset import fetch
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG_DIR = REPO / "configs" / "dataset"
-_real_urlopen = urllib.request.urlopen
+_real_open = urllib.request.OpenerDirector.open
 
 
 def _load_config(name: str) -> dict:
@@ -30,14 +30,18 @@ def dataset_config():
 
 @pytest.fixture(autouse=True)
 def loopback_only(monkeypatch):
-    """Fail any test that would contact a host other than 127.0.0.1 (canonical URLs included)."""
-    def guarded(url, *args, **kwargs):
+    """Fail any test that would contact a host other than 127.0.0.1 (canonical URLs and redirects included).
+
+    Every urllib opener, the downloader's own included, opens each URL and each
+    redirect target through ``OpenerDirector.open``.
+    """
+    def guarded(opener, url, *args, **kwargs):
         parts = urllib.parse.urlsplit(url if isinstance(url, str) else url.full_url)
         if parts.scheme != "file" and parts.hostname != "127.0.0.1":
             raise AssertionError(f"test tried to contact {url}")
-        return _real_urlopen(url, *args, **kwargs)
+        return _real_open(opener, url, *args, **kwargs)
 
-    monkeypatch.setattr(urllib.request, "urlopen", guarded)
+    monkeypatch.setattr(urllib.request.OpenerDirector, "open", guarded)
 
 
 @pytest.fixture(scope="session")
@@ -56,10 +60,17 @@ def real_file(mirror, data_cache):
 
 
 class _Handler(SimpleHTTPRequestHandler):
-    """Serves a directory; paths under /short/ announce more bytes than they send."""
+    """Serves a directory; paths under /short/ announce more bytes than they send, and paths in
+    ``server.redirects`` answer 302 with the location given there."""
 
     def do_GET(self):
         self.server.requests.append(self.path)
+        if self.path in self.server.redirects:
+            self.send_response(302)
+            self.send_header("Location", self.server.redirects[self.path])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
         if not self.path.startswith("/short/"):
             return super().do_GET()
         body = Path(self.directory, self.path.removeprefix("/short/")).read_bytes()
@@ -79,7 +90,7 @@ def http_server(tmp_path):
     root = tmp_path / "www"
     root.mkdir()
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Handler, directory=str(root)))
-    server.requests = []
+    server.requests, server.redirects = [], {}
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}", root, server

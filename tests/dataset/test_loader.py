@@ -87,13 +87,6 @@ def test_second_load_reads_the_npz_cache_instead_of_parsing(mirror, tmp_path, mo
     np.testing.assert_array_equal(first.X_train, second.X_train)
 
 
-def test_corrupt_npz_cache_is_reparsed(mirror, tmp_path, dataset_config):
-    load_dataset(dataset_config("spambase"), cache_dir=tmp_path, mirror=mirror)
-    (npz,) = (tmp_path / "parsed").glob("*.npz")
-    npz.write_bytes(b"not an npz")
-    assert load_dataset(dataset_config("spambase"), cache_dir=tmp_path, mirror=mirror).d == 57
-
-
 def test_hydra_composes_the_dataset_group_and_overrides_reach_the_loader(mirror, data_cache):
     with initialize_config_dir(str(CONFIGS), version_base="1.3"):
         cfg = compose(overrides=["+dataset=spambase", "dataset.split.seed=1"])

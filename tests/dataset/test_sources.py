@@ -1,11 +1,21 @@
 """The downloader against a loopback HTTP server and file:// mirrors."""
 import hashlib
+import json
 import logging
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import pytest
+from hydra import compose, initialize_config_dir
 
-from rfbench.dataset import DatasetError, fetch
-from rfbench.dataset.sources import resolve_cache_dir, resolve_mirror
+from rfbench.dataset import DatasetError, fetch, load_dataset
+from rfbench.dataset.errors import CacheError
+from rfbench.dataset.sources import resolve_mirror
+
+REPO = Path(__file__).resolve().parents[2]
 
 BODY = b"+1 1:0.5\n-1 2:1\n" * 1000
 SHA = hashlib.sha256(BODY).hexdigest()
@@ -56,14 +66,6 @@ def test_mirror_from_environment_variable(served, tmp_path, monkeypatch):
     assert fetch(spec(), tmp_path / "cache").path.read_bytes() == BODY
     assert resolve_mirror("file:///explicit", "file:///config") == "file:///explicit"
     assert resolve_mirror(None, "file:///config") == base
-
-
-def test_cache_dir_from_argument_environment_or_repo(tmp_path, monkeypatch):
-    monkeypatch.setenv("RFBENCH_CACHE", str(tmp_path / "env"))
-    assert resolve_cache_dir(tmp_path / "arg") == tmp_path / "arg"
-    assert resolve_cache_dir() == tmp_path / "env"
-    monkeypatch.delenv("RFBENCH_CACHE")
-    assert resolve_cache_dir().name == "datasets" and (resolve_cache_dir().parent / "rfbench").is_dir()
 
 
 @pytest.mark.parametrize("url_path, sha256, reason", [
@@ -132,7 +134,14 @@ def test_nothing_reachable_lists_every_url_with_its_reason_and_the_mirror_variab
     assert "could not obtain 'toy/toy.txt'" in message and "No mirror is configured" in message
     for entry in urls:
         assert f"  - {entry['url']}: URLError" in message
-    assert "RFBENCH_DATA_MIRROR" in message
+    assert "set RFBENCH_DATA_MIRROR=file:///path/to/mirror" in message
+    assert "pass dataset.mirror=file:///path/to/mirror" in message and "pass mirror=" not in message
+
+
+def test_the_suggested_mirror_override_is_a_valid_hydra_override():
+    with initialize_config_dir(str(REPO / "configs"), version_base="1.3"):
+        cfg = compose("config", overrides=["dataset.mirror=file:///path/to/mirror"])
+    assert cfg.dataset.mirror == "file:///path/to/mirror"
 
 
 @pytest.mark.parametrize("bad_spec, message", [
@@ -144,3 +153,147 @@ def test_malformed_file_specs_are_explained(tmp_path, bad_spec, message):
     with pytest.raises(DatasetError) as err:
         fetch(bad_spec, tmp_path)
     assert message in str(err.value)
+
+
+# --- Item: verified data in the cache is used, with or without a mirror -------------------------
+
+def canonical(base, sha256=None):
+    return [{"url": f"{base}/canonical/toy.txt", "sha256": sha256}]
+
+
+def test_verified_cache_is_used_without_a_mirror_even_offline(served, tmp_path, monkeypatch):
+    base, _, server = served
+    fetch(spec(urls=canonical(base)), tmp_path, base)  # e.g. `make run`, which sets the mirror
+    monkeypatch.setenv("RFBENCH_OFFLINE", "1")
+    again = fetch(spec(urls=canonical(base)), tmp_path)  # no mirror; the canonical URL is unpinned
+    assert again.path == tmp_path / "toy" / "toy.txt" and again.sha256 == SHA
+    assert server.requests == ["/toy/toy.txt"]
+
+
+def test_download_leaves_a_record_of_what_was_verified(served, tmp_path):
+    base, _, _ = served
+    fetch(spec(), tmp_path, base)
+    record = json.loads((tmp_path / "toy" / "toy.txt.record.json").read_text())
+    assert record == {"sha256": SHA, "source": f"{base}/toy/toy.txt", "pinned": True}
+
+
+def test_a_recorded_file_is_trusted_without_a_pinned_hash_until_it_changes(served, tmp_path, monkeypatch):
+    base, _, server = served
+    fetch(spec(), tmp_path, base)
+    monkeypatch.setenv("RFBENCH_OFFLINE", "1")
+    unpinned = spec(sha256=None, urls=canonical(base))
+    assert fetch(unpinned, tmp_path).path == tmp_path / "toy" / "toy.txt"  # re-hashed against the record
+    (tmp_path / "toy" / "toy.txt").write_bytes(BODY[:-1] + b"2")
+    with pytest.raises(DatasetError, match="could not obtain 'toy/toy.txt'"):
+        fetch(unpinned, tmp_path)
+    assert server.requests == ["/toy/toy.txt"]
+
+
+def test_a_record_never_overrules_a_newly_pinned_sha256(served, tmp_path, monkeypatch, caplog):
+    base, root, _ = served
+    fetch(spec(), tmp_path, base)
+    (root / "toy" / "toy.txt").write_bytes(BODY + BODY)  # the publisher's new version, pinned anew
+    new = hashlib.sha256(BODY + BODY).hexdigest()
+    with caplog.at_level(logging.WARNING, logger="rfbench.dataset.sources"):
+        fetched = fetch(spec(sha256=new, urls=canonical(base)), tmp_path, base)  # the old file matches its record
+    assert fetched.sha256 == new and fetched.path.read_bytes() == BODY + BODY
+    assert caplog.text.count("corrupt or partial") == 1  # judged once
+
+
+def test_an_unverified_download_is_reused_only_when_opted_in_and_unchanged(served, tmp_path):
+    base, _, server = served
+    unpinned = spec(sha256=None)
+    fetch(unpinned, tmp_path, base, allow_unverified=True)
+    assert json.loads((tmp_path / "unverified" / "toy" / "toy.txt.record.json").read_text())["pinned"] is False
+    assert fetch(unpinned, tmp_path, base, allow_unverified=True).sha256 == SHA
+    assert len(server.requests) == 1  # from the cache
+    with pytest.raises(DatasetError, match="no sha256 is pinned"):
+        fetch(unpinned, tmp_path, base)  # an unverified record is no verification
+    (tmp_path / "unverified" / "toy" / "toy.txt").write_bytes(b"tampered")
+    assert fetch(unpinned, tmp_path, base, allow_unverified=True).path.read_bytes() == BODY
+    assert len(server.requests) == 2  # the changed file was downloaded again
+
+
+# --- Item: a cache problem is reported as one, not as a failed mirror ---------------------------
+
+def test_unwritable_cache_is_a_cache_error_and_no_url_is_contacted(served, tmp_path, monkeypatch):
+    base, _, server = served
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)  # a read-only cache (root ignores file modes)
+    with pytest.raises(CacheError) as err:
+        fetch(spec(), tmp_path, base)
+    assert "RFBENCH_CACHE" in str(err.value) and "could not obtain" not in str(err.value)
+    assert server.requests == []
+
+
+@pytest.mark.parametrize("kind", ["file", "missing"])
+def test_cli_reports_an_unusable_rfbench_cache_and_exits_2(tmp_path, kind):
+    cache = tmp_path / "cache" if kind == "file" else tmp_path / "no" / "cache"
+    if kind == "file":
+        cache.write_text("x")
+    env = {**os.environ, "RFBENCH_CACHE": str(cache)}
+    proc = subprocess.run([sys.executable, "-m", "rfbench", f"experiment.results_dir={tmp_path / 'results'}"],
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("rfbench: error: dataset cache") and f"RFBENCH_CACHE={cache}" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+# --- Item: the downloader never writes outside its cache ----------------------------------------
+
+@pytest.mark.parametrize("path", ["../../x", "../x", "/abs/x", "toy/../../x", "toy/sub/x", "toy/..", "./x",
+                                  "toy/", "toy\\..\\x/y", "unverified/x", "parsed/x"])
+def test_hostile_file_paths_are_refused_before_anything_is_written(served, tmp_path, path):
+    base, _, server = served
+    cache = tmp_path / "deep" / "er" / "cache"
+    cache.mkdir(parents=True)
+    before = sorted(tmp_path.rglob("*"))
+    with pytest.raises(DatasetError, match="must be '<folder>/<file>'|are the cache's own"):
+        fetch(spec(path=path), cache, base)
+    assert sorted(tmp_path.rglob("*")) == before and server.requests == []
+
+
+def test_hostile_path_in_a_dataset_config_fails_the_run_before_any_download(tmp_path, dataset_config):
+    cfg = dataset_config("spambase")
+    cfg["files"]["data"]["path"] = "../../x"
+    with pytest.raises(DatasetError, match=r"file path '../../x' must be '<folder>/<file>'"):
+        load_dataset(cfg, cache_dir=tmp_path, mirror="http://127.0.0.1:9")
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:9/a/..", "http://127.0.0.1:9/", "http://127.0.0.1:9/a/%2e%2e/.."])
+def test_url_whose_file_name_is_not_plain_is_refused(tmp_path, url):
+    with pytest.raises(DatasetError, match="the file name of URL .* is not a plain file name"):
+        fetch(spec(urls=[{"url": url, "sha256": SHA}]), tmp_path)
+
+
+def test_a_symlinked_cache_folder_is_not_followed_out_of_the_cache(served, tmp_path):
+    base, _, server = served
+    cache, outside = tmp_path / "cache", tmp_path / "outside"
+    cache.mkdir()
+    outside.mkdir()
+    (cache / "toy").symlink_to(outside)
+    with pytest.raises(CacheError, match="outside the dataset cache"):
+        fetch(spec(), cache, base)
+    assert list(outside.iterdir()) == [] and server.requests == []
+
+
+@pytest.mark.parametrize("location", ["ftp://127.0.0.1:9/toy.txt", "file:///etc/passwd", "data:,hello"])
+def test_redirects_to_other_schemes_than_http_are_refused(served, tmp_path, location):
+    base, _, server = served
+    server.redirects["/moved/toy.txt"] = location
+    with pytest.raises(DatasetError) as err:
+        fetch(spec(urls=[{"url": f"{base}/moved/toy.txt", "sha256": SHA}]), tmp_path / "cache")
+    # urllib itself refuses file: and data:; the downloader also refuses ftp:, which urllib would follow.
+    reason = str(err.value).split(f"{base}/moved/toy.txt: ", 1)[1].splitlines()[0]
+    assert reason.startswith("HTTPError: HTTP Error 302") and location in reason
+    assert "refused: only http(s) redirects are followed" in reason or "is not allowed" in reason
+    assert leftovers(tmp_path / "cache") == []
+
+
+def test_redirects_to_http_are_followed(served, tmp_path):
+    base, _, server = served
+    server.redirects["/moved/toy.txt"] = f"{base}/toy/toy.txt"
+    fetched = fetch(spec(urls=[{"url": f"{base}/moved/toy.txt", "sha256": SHA}]), tmp_path)
+    assert fetched.path.read_bytes() == BODY and server.requests == ["/moved/toy.txt", "/toy/toy.txt"]
