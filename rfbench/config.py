@@ -159,7 +159,7 @@ def _validate_feature_map(fmap: Mapping[str, Any], kernel: str) -> None:
         raise ConfigError(
             f"feature_map={name} cannot approximate kernel={kernel}: it supports "
             f"kernel={'|'.join(supported)}. Kernels with a spectral measure take feature_map=askrff; "
-            "kernel=linear takes feature_map=identity.")
+            "kernel=linear takes feature_map=identity; without feature_map= each kernel takes its own.")
     if name == "identity":
         return
     if fmap.get("n_components") is not None:
