@@ -51,7 +51,9 @@ def check_command_line(argv: Sequence[str], config_dir: str, config_name: str = 
         parsed = OverridesParser.create().parse_overrides(overrides)
         jobs = BasicSweeper.split_arguments(parsed, None)[0] if args.multirun else [overrides]
     except HydraException:
-        return  # a syntax error or a sweep without --multirun: Hydra says so
+        return  # a syntax error: Hydra says where
+    if not args.multirun and any(o.is_sweep_override() for o in parsed) or not os.path.isdir(config_dir):
+        return  # a sweep without --multirun, or no such config folder: Hydra says so
     with initialize_config_dir(os.path.abspath(config_dir), version_base="1.3"):
         for job in jobs:
             cfg = _compose(args.config_name or config_name, job)

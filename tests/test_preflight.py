@@ -61,6 +61,8 @@ def test_valid_command_lines_pass(argv):
 @pytest.mark.parametrize("argv", [
     ["dataset=nope"],  # Hydra lists the options itself
     ["feature_map.m_over_d=1,2"],  # a sweep without -m: Hydra explains
+    ["kernel=gaussian,linear"],
+    ["--config-path", "/nonexistent", "kernel=nope"],
     ["hydra/launcher=nope"],
 ])
 def test_what_hydra_reports_is_left_to_hydra(argv):
