@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
-
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
@@ -138,7 +137,6 @@ def validate(cfg: Mapping[str, Any]) -> None:
                  "an integer >= 1")
     _require(exp["blas_threads"] is None or is_int(exp["blas_threads"]) and exp["blas_threads"] >= 1,
              "experiment.blas_threads", exp["blas_threads"], "an integer >= 1, or null for the library default")
-    _validate_results_dir(exp["results_dir"])
     _validate_feature_map(fmap, kern["name"])
     if "sigma" in kern:
         try:
@@ -146,9 +144,11 @@ def validate(cfg: Mapping[str, Any]) -> None:
         except ValueError as err:
             raise ConfigError(f"kernel.{err}") from None
     _validate_classifier(clf)
-    split = cfg["dataset"].get("split") or {}
-    if is_int(cfg["dataset"].get("n_features")):  # else the runner checks it once the data is loaded
-        check_memory(cfg, split.get("n_train", 0), cfg["dataset"]["n_features"])
+    _validate_results_dir(exp["results_dir"])
+    # With the sizes the dataset config states; a split of the publisher's files states no n_train.
+    data, split = cfg["dataset"], cfg["dataset"].get("split") or {}
+    if is_int(data.get("n_features")):
+        check_memory(cfg, split.get("n_train", 0), data["n_features"])
 
 
 def _validate_feature_map(fmap: Mapping[str, Any], kernel: str) -> None:
@@ -223,9 +223,10 @@ def memory_estimate(cfg: Mapping[str, Any], n_train: int, d: int, m: int | None 
     m = n_components(fmap, d) if m is None else m
     if fmap["name"] == "rff":
         parts, width = 1, (2 if fmap.get("variant", "cos_sin") == "cos_sin" else 1) * m
+    elif fmap.get("part", "asymmetric") == "asymmetric":
+        parts, width = 3, 4 * 2 * m  # blocks [phi_w, phi_z, phi_v, psi_v] of 2M columns
     else:
-        parts = 3 if fmap.get("part", "asymmetric") == "asymmetric" else 2
-        width = 2 * (parts + 1 if parts == 3 else parts) * m
+        parts, width = 2, 2 * 2 * m  # blocks [phi_w, phi_z]
     sizes = {"frequencies": parts * m * d * 8}
     if cfg["classifier"]["name"] != "none":
         sizes["training features"] = n_train * width * np.dtype(fmap.get("dtype", "float32")).itemsize

@@ -155,6 +155,12 @@ def test_memory_estimate_counts_frequencies_features_and_liblinears_copy():
                      "LibLinear's copy": 2760 * 230 * 16}
     assert config.memory_estimate(compose_cfg("classifier=none"), 2760, 57) == {"frequencies": 114 * 57 * 8}
     assert config.memory_estimate(compose_cfg("kernel=linear"), 2760, 57) == {}
+    # AsK-RFF at its widest: 3 parts sampled, blocks [phi_w, phi_z, phi_v, psi_v] of 2M columns
+    asy = config.memory_estimate(compose_cfg("kernel=cosh_gaussian"), 2760, 57)
+    assert asy == {"frequencies": 3 * 114 * 57 * 8, "training features": 2760 * 912 * 4,
+                   "LibLinear's copy": 2760 * 914 * 16}
+    sym = config.memory_estimate(compose_cfg("kernel=cosh_gaussian", "feature_map.part=symmetric"), 2760, 57)
+    assert sym["frequencies"] == 2 * 114 * 57 * 8 and sym["training features"] == 2760 * 456 * 4
 
 
 def test_too_large_m_is_refused_with_the_estimate(monkeypatch):
