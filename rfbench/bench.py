@@ -392,7 +392,7 @@ def _config(group: str, name: str) -> dict:
 
 
 def _kernel_params(kernel: str) -> dict:
-    return {k: v for k, v in _config("kernel", kernel).items() if k != "name" and v is not None}
+    return {k: v for k, v in _config("kernel", kernel).items() if k not in ("name", "defaults") and v is not None}
 
 
 def _dataset(name: str) -> Dataset:

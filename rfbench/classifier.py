@@ -178,7 +178,7 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = X.shape[1]
         cross_validate = not (self.cv == 1 or len(grid) == 1)
         if cross_validate:
-            self._check_cv(y_idx)
+            self.check_cv(y)
         self._fits, self._total_fits = 0, (self.cv * len(grid) if cross_validate else 0) + 1
         if self.solver == NEWTON:
             self._fit_newton(X, y_idx, grid, cross_validate)
@@ -291,10 +291,11 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
         if not is_int(self.n_jobs) or self.n_jobs < 1:
             raise ValueError(f"n_jobs must be an int >= 1, got {self.n_jobs!r}")
 
-    def _check_cv(self, y_idx: np.ndarray) -> None:
-        counts = np.bincount(y_idx)
-        if self.cv > counts.min():
-            smallest = self.classes_.tolist()[counts.argmin()]
+    def check_cv(self, y: np.ndarray) -> None:
+        """Raise ValueError unless ``cv`` folds fit the smallest class of labels ``y`` (``fit`` calls it)."""
+        classes, counts = np.unique(y, return_counts=True)
+        if self.cv > 1 and len(self.C_grid) > 1 and self.cv > counts.min():
+            smallest = classes.tolist()[counts.argmin()]
             raise ValueError(
                 f"cv={self.cv} exceeds the {counts.min()} samples of the smallest class "
                 f"({smallest!r}); stratified CV needs 1 <= cv <= {counts.min()}"

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import hydra
@@ -11,16 +13,31 @@ from omegaconf import DictConfig
 from rfbench import experiment
 from rfbench.config import ConfigError
 from rfbench.dataset import DatasetError
+from rfbench.preflight import check_command_line
 
 #: The config groups live beside the package, at the repository's top level.
 CONFIG_DIR = str(Path(__file__).resolve().parents[1] / "configs")
 
 
+def main() -> None:
+    """``rfbench``: check every job of the command line, then let Hydra run them."""
+    with _reported():
+        check_command_line(sys.argv[1:], CONFIG_DIR)
+    _run()
+
+
 @hydra.main(version_base="1.3", config_path=CONFIG_DIR, config_name="config")
-def main(cfg: DictConfig) -> None:
+def _run(cfg: DictConfig) -> None:
     """Run one composed experiment (Hydra runs this once per job of a multirun)."""
-    try:
+    with _reported():
         experiment.run(cfg)
+
+
+@contextlib.contextmanager
+def _reported() -> Iterator[None]:
+    """A user's mistake ends the program with ``rfbench: error: <message>`` and status 2."""
+    try:
+        yield
     except (ConfigError, DatasetError) as err:
         print(f"rfbench: error: {err}", file=sys.stderr)
         sys.exit(2)

@@ -13,11 +13,15 @@ import json
 import math
 import os
 import re
+import tempfile
+from pathlib import Path
 from typing import Any, Mapping
 
+import numpy as np
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
+from rfbench.kernel.modulated import check_sigma
 from rfbench.validation import is_int, is_real
 
 #: Which kernels each feature map can approximate.
@@ -27,6 +31,10 @@ SUPPORTED_KERNELS: dict[str, tuple[str, ...]] = {
     "identity": ("linear",),
 }
 CLASSIFIERS = ("liblinear", "none")
+#: The config groups every run composes.
+GROUPS = ("dataset", "kernel", "feature_map", "classifier", "experiment")
+#: Exponents of the C grid: C = 2^e stays within about 1e-30..1e30, where LibLinear's objective is finite.
+LOG2_C_RANGE = (-100, 100)
 
 #: Config keys that change how a run executes, not what it computes; excluded from run ids.
 EXECUTION_KEYS = (
@@ -122,6 +130,9 @@ def n_components(fmap: Mapping[str, Any], d: int) -> int:
 
 def validate(cfg: Mapping[str, Any]) -> None:
     """Raise ConfigError on the first invalid value of a composed config."""
+    for group in GROUPS:
+        _require(isinstance(cfg.get(group), Mapping), group, cfg.get(group),
+                 f"every run takes one {group}: pass {group}=<name>")
     exp, fmap, kern, clf = cfg["experiment"], cfg["feature_map"], cfg["kernel"], cfg["classifier"]
     _require(is_int(exp["trials"]) and exp["trials"] >= 1,
              "experiment.trials", exp["trials"], "an integer >= 1")
@@ -136,9 +147,16 @@ def validate(cfg: Mapping[str, Any]) -> None:
              "experiment.blas_threads", exp["blas_threads"], "an integer >= 1, or null for the library default")
     _validate_feature_map(fmap, kern["name"])
     if "sigma" in kern:
-        _require(is_real(kern["sigma"]) and 0 < kern["sigma"] < math.inf,
-                 "kernel.sigma", kern["sigma"], "a finite bandwidth > 0")
+        try:
+            check_sigma(kern["sigma"])
+        except ValueError as err:
+            raise ConfigError(f"kernel.{err}") from None
     _validate_classifier(clf)
+    _validate_results_dir(exp["results_dir"])
+    # With the sizes the dataset config states; a split of the publisher's files states no n_train.
+    data, split = cfg["dataset"], cfg["dataset"].get("split") or {}
+    if is_int(data.get("n_features")):
+        check_memory(cfg, split.get("n_train", 0), data["n_features"])
 
 
 def _validate_feature_map(fmap: Mapping[str, Any], kernel: str) -> None:
@@ -149,7 +167,7 @@ def _validate_feature_map(fmap: Mapping[str, Any], kernel: str) -> None:
         raise ConfigError(
             f"feature_map={name} cannot approximate kernel={kernel}: it supports "
             f"kernel={'|'.join(supported)}. Kernels with a spectral measure take feature_map=askrff; "
-            "kernel=linear takes feature_map=identity.")
+            "kernel=linear takes feature_map=identity; without feature_map= each kernel takes its own.")
     if name == "identity":
         return
     if fmap.get("n_components") is not None:
@@ -159,7 +177,8 @@ def _validate_feature_map(fmap: Mapping[str, Any], kernel: str) -> None:
     else:
         r = fmap.get("m_over_d")
         _require(is_real(r) and 0 < r < math.inf, "feature_map.m_over_d", r,
-                 "a number > 0 (M = round(m_over_d * d)), or set feature_map.n_components")
+                 "a number > 0 (M = round(m_over_d * d)); to fix M instead, pass "
+                 "feature_map.n_components=<M> without m_over_d")
     if name == "askrff":
         _require(is_int(fmap["n_subset"]) and fmap["n_subset"] >= 3,
                  "feature_map.n_subset", fmap["n_subset"],
@@ -170,11 +189,82 @@ def _validate_classifier(clf: Mapping[str, Any]) -> None:
     _require(clf["name"] in CLASSIFIERS, "classifier", clf["name"], f"choose one of {list(CLASSIFIERS)}")
     if clf["name"] == "none":
         return
-    grid = clf["log2_C"]
-    _require(isinstance(grid, list) and len(grid) > 0, "classifier.log2_C", grid,
-             "a non-empty list of exponents, e.g. [-5, ..., 5]")
+    grid, (lo, hi) = clf["log2_C"], LOG2_C_RANGE
+    _require(isinstance(grid, list) and len(grid) > 0 and all(is_real(e) and lo <= e <= hi for e in grid),
+             "classifier.log2_C", grid,
+             f"a non-empty list of exponents e, {lo} <= e <= {hi} (C = 2^e), e.g. [-5, ..., 5]")
     _require(is_int(clf["cv"]) and clf["cv"] >= 1, "classifier.cv", clf["cv"],
              "an integer >= 1 (1: no cross-validation)")
     n_jobs = clf.get("n_jobs")
     _require(n_jobs is None or is_int(n_jobs) and n_jobs >= 1, "classifier.n_jobs", n_jobs,
              "an integer >= 1, or null for the job's BLAS threads")
+
+
+def _validate_results_dir(path: Any) -> None:
+    """The results directory, or the nearest folder above it that exists, must be a writable folder.
+
+    Writability is tested by creating and removing an empty probe folder there, the one test
+    that also holds for root and for special or read-only file systems (``/proc``).
+    """
+    _require(isinstance(path, str) and path != "", "experiment.results_dir", path, "a folder path")
+    existing = Path(path).absolute()
+    while not existing.exists():
+        existing = existing.parent
+    _require(existing.is_dir(), "experiment.results_dir", path, f"{existing} is not a folder")
+    try:
+        Path(tempfile.mkdtemp(prefix=".rfbench-write-test-", dir=existing)).rmdir()
+    except OSError as err:
+        raise ConfigError(f"experiment.results_dir={path!r} is invalid: cannot create folders in {existing} "
+                          f"({err.strerror}); choose a writable folder") from None
+
+
+def memory_estimate(cfg: Mapping[str, Any], n_train: int, d: int, m: int | None = None) -> dict[str, int]:
+    """Bytes of a trial's largest arrays: the frequencies, and the training features with LibLinear's copy.
+
+    ``m`` frequencies (default: the config's M).  Upper bounds: AsK-RFF is counted with three
+    spectral parts and four blocks ("asymmetric") or two of each ("symmetric"), and LibLinear's
+    rows take 16 bytes per entry.
+    """
+    fmap = cfg["feature_map"]
+    if fmap["name"] == "identity":
+        return {}
+    m = n_components(fmap, d) if m is None else m
+    if fmap["name"] == "rff":
+        parts, width = 1, (2 if fmap.get("variant", "cos_sin") == "cos_sin" else 1) * m
+    elif fmap.get("part", "asymmetric") == "asymmetric":
+        parts, width = 3, 4 * 2 * m  # blocks [phi_w, phi_z, phi_v, psi_v] of 2M columns
+    else:
+        parts, width = 2, 2 * 2 * m  # blocks [phi_w, phi_z]
+    sizes = {"frequencies": parts * m * d * 8}
+    if cfg["classifier"]["name"] != "none":
+        sizes["training features"] = n_train * width * np.dtype(fmap.get("dtype", "float32")).itemsize
+        sizes["LibLinear's copy"] = n_train * (width + 2) * 16
+    return sizes
+
+
+def check_memory(cfg: Mapping[str, Any], n_train: int, d: int) -> None:
+    """Raise ConfigError if ``memory_estimate`` exceeds the memory available now."""
+    available, sizes = available_memory(), memory_estimate(cfg, n_train, d)
+    total = sum(sizes.values())
+    if available is None or total <= available:
+        return
+    fixed = sum(memory_estimate(cfg, n_train, d, m=0).values())  # the estimate is linear in M
+    m_max = max(0, (available - fixed) // (sum(memory_estimate(cfg, n_train, d, m=1).values()) - fixed))
+    fmap, m = cfg["feature_map"], n_components(cfg["feature_map"], d)
+    key, bound = (("n_components", f"{m_max}") if fmap.get("n_components") is not None
+                  else ("m_over_d", f"{m_max / d:.4g}"))
+    detail = " + ".join(f"{name} {size / 2**30:.3g}" for name, size in sizes.items())
+    raise ConfigError(
+        f"feature_map.{key}={fmap[key]!r} is invalid: M = {m} frequencies on d={d}, {n_train} training points "
+        f"need about {total / 2**30:.3g} GiB ({detail}), more than the {available / 2**30:.3g} GiB of memory "
+        f"available; choose {key} <= {bound}")
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new process (Linux MemAvailable), None if unknown."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            fields = dict(line.split(":", 1) for line in meminfo)
+        return int(fields["MemAvailable"].split()[0]) * 1024
+    except (OSError, KeyError, ValueError):
+        return None

@@ -95,7 +95,7 @@ def test_bad_values_exit_with_a_clear_message(tmp_path, override, message):
     proc = rfbench(tmp_path, "dataset=spambase", *override.split())
     assert proc.returncode == 2
     assert message in proc.stderr
-    assert not list(tmp_path.glob("*/runs")), "a rejected config wrote results"
+    assert not list(tmp_path.iterdir()), "a rejected config wrote under results/"
 
 
 def test_unknown_dataset_lists_the_valid_ones(tmp_path):
@@ -118,3 +118,26 @@ def test_multirun_sweep_and_aggregate(tmp_path):
     assert sorted(zip(summary["kernel.sigma"], summary["m_over_d"])) == [(1, 1), (1, 2), (2, 1), (2, 2)]
     assert (summary["gram_error_count"] == 1).all()
     assert (tmp_path / "sweep" / "gram_error.png").stat().st_size > 0
+
+
+def test_each_kernel_runs_its_natural_feature_map_and_an_explicit_one_wins(tmp_path):
+    quick = ("experiment.trials=1", "classifier=none")
+    proc = rfbench(tmp_path, "-m", "kernel=gaussian,sinh_gaussian", *quick)
+    assert proc.returncode == 0, proc.stderr
+    runs = {pd.read_csv(run / "trials.csv").loc[0, "kernel.name"]: run for run in (tmp_path / "default" / "runs").iterdir()}
+    assert {k: pd.read_csv(run / "trials.csv").loc[0, "feature_map.name"] for k, run in runs.items()} == {
+        "gaussian": "rff", "sinh_gaussian": "askrff"}
+    assert not list((tmp_path / "default" / "hydra").glob("*/[0-9]*")), "a sweep wrote empty job folders"
+    # the card's usage line, spelled out, is the same run: nothing left to do
+    explicit = rfbench(tmp_path, "kernel=sinh_gaussian", "feature_map=askrff", *quick)
+    assert explicit.returncode == 0, explicit.stderr
+    assert f"run {runs['sinh_gaussian'].name}" in explicit.stdout + explicit.stderr
+    assert "0 trial(s) to do" in explicit.stdout + explicit.stderr
+    refused = rfbench(tmp_path, "-m", "kernel=sinh_gaussian", "feature_map=rff", *quick)
+    assert refused.returncode == 2
+    assert "feature_map=rff cannot approximate kernel=sinh_gaussian" in refused.stderr
+
+
+def test_a_single_run_leaves_only_its_run_folder(rff_run):
+    tmp, _ = rff_run
+    assert [p.relative_to(tmp).as_posix() for p in tmp.glob("*/*")] == ["default/runs"]

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 from hydra import compose, initialize_config_dir
 from hydra.errors import MissingConfigException
@@ -21,14 +23,19 @@ def test_default_config_is_valid_and_has_every_group():
     ("feature_map.m_over_d=0", "feature_map.m_over_d=0", "> 0"),
     ("feature_map.m_over_d=-2", "feature_map.m_over_d=-2", "> 0"),
     ("feature_map.n_components=0", "feature_map.n_components=0", ">= 1"),
-    ("kernel.sigma=0", "kernel.sigma=0", "> 0"),
-    ("kernel.sigma=-1.5", "kernel.sigma=-1.5", "> 0"),
-    ("kernel.sigma=inf", "kernel.sigma=inf", "finite"),
-    ("kernel.sigma=abc", "kernel.sigma='abc'", "> 0"),
+    ("kernel.sigma=0", "kernel.sigma=0", "1e-30 <= sigma <= 1e+30"),
+    ("kernel.sigma=-1.5", "kernel.sigma=-1.5", "1e-30 <= sigma <= 1e+30"),
+    ("kernel.sigma=inf", "kernel.sigma=inf", "1e-30 <= sigma <= 1e+30"),
+    ("kernel.sigma=abc", "kernel.sigma='abc'", "1e-30 <= sigma <= 1e+30"),
+    ("kernel.sigma=1e300", "kernel.sigma=1e+300", "1e-30 <= sigma <= 1e+30"),  # sigma**2 overflowed
+    ("kernel.sigma=1e-300", "kernel.sigma=1e-300", "1e-30 <= sigma <= 1e+30"),  # sigma**2 underflowed to 0
     ("feature_map.m_over_d=inf", "feature_map.m_over_d=inf", "> 0"),
     ("experiment.trials=true", "experiment.trials=True", "an integer"),
     ("experiment.trials=0", "experiment.trials=0", ">= 1"),
     ("classifier.log2_C=[]", "classifier.log2_C=[]", "non-empty"),
+    ("classifier.log2_C=[abc]", "classifier.log2_C=['abc']", "-100 <= e <= 100"),
+    ("classifier.log2_C=[5000]", "classifier.log2_C=[5000]", "-100 <= e <= 100"),  # 2.0 ** 5000 overflowed
+    ("classifier.log2_C=[1,null]", "classifier.log2_C=[1, None]", "-100 <= e <= 100"),
     ("classifier.cv=0", "classifier.cv=0", ">= 1"),
     ("experiment.n_gram=-1", "experiment.n_gram=-1", ">= 0"),
     ("experiment.seed=-1", "experiment.seed=-1", ">= 0"),
@@ -109,3 +116,81 @@ def test_run_id_ignores_where_the_data_comes_from_but_not_what_it_is():
     assert config.run_id(cfg) == base
     cfg["dataset"]["files"]["data"]["sha256"] = "0" * 64
     assert config.run_id(cfg) != base
+
+
+# Each kernel's natural feature map, as the README states it.
+NATURAL_MAPS = {"gaussian": "rff", "linear": "identity", "shift_gaussian": "askrff",
+                "sinh_gaussian": "askrff", "cosh_gaussian": "askrff"}
+
+
+@pytest.mark.parametrize("kernel, fmap", NATURAL_MAPS.items())
+def test_each_kernel_selects_its_natural_feature_map(kernel, fmap):
+    cfg = compose_cfg(f"kernel={kernel}")
+    assert cfg["feature_map"]["name"] == fmap
+    config.validate(cfg)
+    assert config.run_id(cfg) == config.run_id(compose_cfg(f"kernel={kernel}", f"feature_map={fmap}"))
+    assert config.run_id(cfg) == config.run_id(compose_cfg(f"feature_map={fmap}", f"kernel={kernel}"))
+
+
+@pytest.mark.parametrize("overrides, fmap", [
+    (("kernel=sinh_gaussian", "feature_map=rff"), "rff"),
+    (("feature_map=identity", "kernel=shift_gaussian"), "identity"),
+    (("kernel=gaussian", "feature_map=askrff"), "askrff"),
+])
+def test_an_explicit_feature_map_wins_over_the_kernels(overrides, fmap):
+    assert compose_cfg(*overrides)["feature_map"]["name"] == fmap
+
+
+def test_a_missing_group_is_named():
+    cfg = compose_cfg()
+    del cfg["dataset"]
+    with pytest.raises(config.ConfigError, match="dataset=None is invalid: every run takes one dataset"):
+        config.validate(cfg)
+
+
+def test_results_dir_must_be_a_writable_folder(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(config.ConfigError, match=r"experiment.results_dir=.*file/x.* is not a folder"):
+        config.validate(compose_cfg(f"experiment.results_dir={tmp_path / 'file' / 'x'}"))
+    config.validate(compose_cfg(f"experiment.results_dir={tmp_path / 'new' / 'results'}"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"], "the write test left something behind"
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+def test_results_dir_on_a_file_system_without_folders_is_refused():
+    # /proc takes no new folders, even for root (for whom os.access says yes)
+    with pytest.raises(config.ConfigError, match=r"results_dir='/proc/x' is invalid: cannot create folders in /proc"):
+        config.validate(compose_cfg("experiment.results_dir=/proc/x"))
+
+
+def test_memory_estimate_counts_frequencies_features_and_liblinears_copy():
+    # rff cos_sin, M = 2d = 114 on spambase's d = 57, n = 2760: 2M float32 columns, 16-byte LibLinear nodes
+    sizes = config.memory_estimate(compose_cfg(), n_train=2760, d=57)
+    assert sizes == {"frequencies": 114 * 57 * 8, "training features": 2760 * 228 * 4,
+                     "LibLinear's copy": 2760 * 230 * 16}
+    assert config.memory_estimate(compose_cfg("classifier=none"), 2760, 57) == {"frequencies": 114 * 57 * 8}
+    assert config.memory_estimate(compose_cfg("kernel=linear"), 2760, 57) == {}
+    # AsK-RFF at its widest: 3 parts sampled, blocks [phi_w, phi_z, phi_v, psi_v] of 2M columns
+    asy = config.memory_estimate(compose_cfg("kernel=cosh_gaussian"), 2760, 57)
+    assert asy == {"frequencies": 3 * 114 * 57 * 8, "training features": 2760 * 912 * 4,
+                   "LibLinear's copy": 2760 * 914 * 16}
+    sym = config.memory_estimate(compose_cfg("kernel=cosh_gaussian", "feature_map.part=symmetric"), 2760, 57)
+    assert sym["frequencies"] == 2 * 114 * 57 * 8 and sym["training features"] == 2760 * 456 * 4
+
+
+def test_too_large_m_is_refused_with_the_estimate(monkeypatch):
+    cfg = compose_cfg()
+    total = sum(config.memory_estimate(cfg, 2760, 57).values())
+    monkeypatch.setattr(config, "available_memory", lambda: total // 2)
+    with pytest.raises(config.ConfigError) as err:
+        config.check_memory(cfg, 2760, 57)
+    message = str(err.value)
+    assert message.startswith("feature_map.m_over_d=2 is invalid: M = 114 frequencies on d=57, 2760 training points")
+    assert f"{total / 2**30:.3g} GiB" in message and "choose m_over_d <= 0.9825" in message  # 56 / 57
+    monkeypatch.setattr(config, "available_memory", lambda: total)
+    config.check_memory(cfg, 2760, 57)
+
+
+def test_huge_m_over_d_is_refused_before_anything_is_allocated():
+    with pytest.raises(config.ConfigError, match=r"feature_map.m_over_d=1000000.0 is invalid: .* GiB"):
+        config.validate(compose_cfg("feature_map.m_over_d=1e6"))

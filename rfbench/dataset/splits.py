@@ -22,6 +22,8 @@ from collections.abc import Mapping
 import numpy as np
 from sklearn.model_selection import train_test_split
 
+from rfbench.validation import is_int
+
 from .errors import DatasetError
 
 #: Keys each split kind requires (besides ``kind``).
@@ -51,6 +53,8 @@ def check_split(split: Mapping, file_keys: list[str]) -> None:
                            f"{split['n_test']!r}")
     if kind == "stratified" and not 0 < split["test_fraction"] < 1:
         raise DatasetError(f"test_fraction must be in (0, 1), got {split['test_fraction']!r}")
+    if kind != "files" and not (is_int(split["seed"]) and split["seed"] >= 0):
+        raise DatasetError(f"dataset.split.seed={split['seed']!r} is invalid: an integer >= 0 (numpy SeedSequence entropy)")
 
 
 def required_files(split: Mapping) -> tuple[str, ...]:

@@ -27,7 +27,14 @@ from abc import abstractmethod
 import numpy as np
 
 from .base import Part, check_dim
-from .modulated import ModulatedGaussianKernel, check_direction, check_sigma, squared_distances
+from .modulated import (
+    MAX_SPREAD,
+    ModulatedGaussianKernel,
+    check_direction,
+    check_sigma,
+    check_spread,
+    squared_distances,
+)
 
 
 class ShiftGaussian(ModulatedGaussianKernel):
@@ -49,8 +56,12 @@ class ShiftGaussian(ModulatedGaussianKernel):
     name = "shift_gaussian"
 
     def __init__(self, d: int, sigma: float = 2.0, r: float | np.ndarray | None = None) -> None:
-        d = check_dim(d)
+        d, sigma = check_dim(d), check_sigma(sigma)
         self.r = check_direction("r", r, d, default=2.0 / d)
+        bound = MAX_SPREAD * sigma
+        check_spread(_norm(self.r) / sigma, f"r={_given(r)} with sigma={sigma:g}: ||r|| / sigma",
+                     f"||r|| <= {bound:.4g} (|r| <= {bound / np.sqrt(d):.4g} for a constant r at d={d})",
+                     "k(0) = exp(-||r||^2 / (2 sigma^2)) is below 1e-30")
         envelopes: dict[Part, float] = {"real_pos": 1.0, "real_neg": 1.0, "imag_pos": 1.0}
         super().__init__(d, sigma, u=self.r, envelopes=envelopes)
 
@@ -75,6 +86,10 @@ class _SkewedGaussian(ModulatedGaussianKernel):
     def __init__(self, d: int, sigma: float = 2.0, beta: float | np.ndarray | None = None) -> None:
         d, sigma = check_dim(d), check_sigma(sigma)
         self.beta = check_direction("beta", beta, d, default=0.5 * np.pi / d)
+        bound = MAX_SPREAD / sigma
+        check_spread(sigma * _norm(self.beta), f"beta={_given(beta)} with sigma={sigma:g}: sigma ||beta||",
+                     f"||beta|| <= {bound:.4g} (|beta| <= {bound / np.sqrt(d):.4g} for a constant beta at d={d})",
+                     "the spectral measure's amplitude exp(sigma^2 ||beta||^2 / 2) exceeds 1e30")
         self.amplitude = float(np.exp(0.5 * sigma**2 * self.beta @ self.beta))
         super().__init__(d, sigma, u=sigma**2 * self.beta, envelopes=self._envelopes(self.amplitude))
 
@@ -156,3 +171,14 @@ class CoshGaussian(_SkewedGaussian):
 
     def modulation(self, t: np.ndarray) -> np.ndarray:
         return self.amplitude * np.exp(-1j * t)
+
+
+def _norm(v: np.ndarray) -> float:
+    """||v||, inf (without a warning) when its square overflows."""
+    with np.errstate(over="ignore"):
+        return float(np.linalg.norm(v))
+
+
+def _given(value: object) -> str:
+    """A direction as given in the config (null: the paper's default)."""
+    return "null (the paper's default)" if value is None else repr(value)

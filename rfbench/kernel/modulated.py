@@ -25,6 +25,8 @@ from scipy import integrate
 from scipy.special import ndtr
 from scipy.stats import truncnorm
 
+from rfbench.validation import is_real
+
 from .base import PARTS, Kernel, Part, check_dim
 from .sampling import rejection_sample
 
@@ -79,11 +81,30 @@ def projection_pieces(h: Callable[[float], float], s: float) -> tuple[np.ndarray
     return z_edges, np.array(masses)
 
 
+#: Bandwidths for which the frequencies ~1/sigma stay well inside float32, the features' dtype.
+SIGMA_RANGE = (1e-30, 1e30)
+#: Largest spread s = ||u|| / sigma: the skewed kernels' amplitude exp(s^2 / 2) and the
+#: Shift-Gaussian's k(0) = exp(-s^2 / 2) stay within 1e30 and 1e-30 of 1, so total masses
+#: and features are finite in float32 and the mass integral has a few dozen pieces.
+MAX_SPREAD = float(np.sqrt(2.0 * np.log(1e30)))
+
+
 def check_sigma(sigma: float) -> float:
-    """Validate a bandwidth sigma > 0."""
-    if np.ndim(sigma) != 0 or not (np.isfinite(sigma) and sigma > 0):
-        raise ValueError(f"sigma must be a positive finite number, got {sigma!r}")
+    """Validate a bandwidth in ``SIGMA_RANGE``."""
+    lo, hi = SIGMA_RANGE
+    if not (is_real(sigma) and lo <= sigma <= hi):
+        raise ValueError(f"sigma={sigma!r} is invalid: a bandwidth with {lo:g} <= sigma <= {hi:g}")
     return float(sigma)
+
+
+def check_spread(spread: float, given: str, limit: str, reason: str) -> None:
+    """Raise ValueError unless ``spread`` = ||u|| / sigma <= MAX_SPREAD.
+
+    ``given`` names the parameters and the spread, ``limit`` the largest valid
+    direction and ``reason`` what breaks beyond it, for the message.
+    """
+    if not spread <= MAX_SPREAD:
+        raise ValueError(f"{given} = {spread:.4g} is too large: {reason}; choose {limit}")
 
 
 def check_direction(name: str, value: float | np.ndarray | None, d: int, default: float) -> np.ndarray:

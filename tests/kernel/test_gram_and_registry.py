@@ -67,8 +67,8 @@ def test_registry_names():
     [
         ("rbf", 2, {}, r"unknown kernel 'rbf'; valid names: \['cosh_gaussian', 'gaussian'"),
         ("gaussian", 2, {"gamma": 1.0}, r"unknown parameter\(s\) \['gamma'\].*accepted: \['sigma'\]"),
-        ("shift_gaussian", 2, {"sigma": 0.0}, "sigma must be a positive finite number, got 0.0"),
-        ("sinh_gaussian", 2, {"sigma": -1}, "sigma must be a positive"),
+        ("shift_gaussian", 2, {"sigma": 0.0}, r"sigma=0.0 is invalid: a bandwidth with 1e-30 <= sigma <= 1e\+30"),
+        ("sinh_gaussian", 2, {"sigma": -1}, "sigma=-1 is invalid: a bandwidth with"),
         ("shift_gaussian", 3, {"r": [1.0, 2.0]}, r"r must be a scalar or a vector of length d=3, got shape \(2,\)"),
         ("cosh_gaussian", 2, {"beta": 0.0}, "beta must be finite and not all zero .*, got 0.0$"),
         ("shift_gaussian", 2, {"r": "abc"}, "r must be a scalar or a vector of length d=2, got 'abc'"),
