@@ -4,7 +4,8 @@ For trial t (seeded by ``SeedSequence(experiment.seed, spawn_key=(t,))``) it
 samples the feature map on the training split, measures the relative Gram error
 ||K - K~||_F / ||K||_F on ``n_gram`` random training points, trains the
 classifier on the features (C by cross-validation) and scores the test split in
-chunks, timing each stage.  Trials already in ``trials.csv`` are skipped.
+chunks, timing each stage.  Trials already in ``trials.csv`` are skipped; a run that
+fails before recording any trial leaves no run directory behind.
 """
 from __future__ import annotations
 
@@ -21,12 +22,13 @@ import pandas as pd
 from omegaconf import OmegaConf
 from threadpoolctl import threadpool_limits
 
-from rfbench import config as config_, results
+from rfbench import atomic, config as config_, results
 from rfbench.classifier import LibLinearClassifier
 from rfbench.dataset import Dataset, load_dataset
 from rfbench.feature_map import FEATURE_MAPS
 from rfbench.kernel import Kernel, make_kernel
 from rfbench.metrics import accuracy, relative_gram_error
+from rfbench.progress import TrialProgress, trial_progress
 
 log = logging.getLogger("rfbench")
 
@@ -39,18 +41,31 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
     it, then waited for; so reruns, interrupted runs and concurrent runs of one
     config all end with each trial recorded exactly once.
     """
+    start = time.time()
     cfg = config_.to_dict(cfg)
     config_.validate(cfg)
-    exp = cfg["experiment"]
-    with threadpool_limits(limits=exp["blas_threads"]):
+    with threadpool_limits(limits=cfg["experiment"]["blas_threads"]):
         data = load_dataset(cfg["dataset"])
         kernel = _check_against_data(cfg, data)  # the last checks: nothing is written before them
-        out = Path(exp["results_dir"]) / exp["name"] / "runs" / config_.run_id(cfg)
+        out = results.run_dir(cfg)
         out.mkdir(parents=True, exist_ok=True)
-        results.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
-        with _log_to(out / "run.log"):
-            _run_trials(cfg, data, kernel, out)
-            return _summarize(cfg, out)
+        try:
+            _prepare(cfg, out, start)
+            with _log_to(out / "run.log"):
+                _run_trials(cfg, data, kernel, out)
+                return _summarize(out)
+        except BaseException:
+            if results.remove_if_no_trials(out):
+                log.info("removed %s: the run failed before recording a trial", out)
+            raise
+
+
+def _prepare(cfg: dict, out: Path, start: float) -> None:
+    """Write the config; clear what killed writers left (temporaries, a row cut short)."""
+    for tmp in atomic.remove_stale_temporaries(out, before=start):
+        log.info("removed %s, left by a killed write", tmp)
+    results.repair_trials(out / "trials.csv")
+    results.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
 
 
 def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path) -> None:
@@ -60,22 +75,23 @@ def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path) -> None:
         results.clear_trials(out / "trials.csv")
     todo = sorted(set(range(exp["trials"])) - results.recorded(out / "trials.csv"))
     log.info("run %s: %s, %d trial(s) to do in %s", out.name, _describe(cfg), len(todo), out)
-    busy = [t for t in todo if not _run_trial(cfg, data, kernel, out, t, wait=False)]
-    for t in busy:  # wait for the other process, and compute the trial if it died
-        _run_trial(cfg, data, kernel, out, t, wait=True)
+    with trial_progress(exp["trials"], exp["trials"] - len(todo)) as progress:
+        busy = [t for t in todo if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]
+        for t in busy:  # wait for the other process, and compute the trial if it died
+            _run_trial(cfg, data, kernel, out, t, progress, wait=True)
 
 
-def _summarize(cfg: dict, out: Path) -> pd.DataFrame:
-    """Write ``summary.csv`` over trials 0..N-1; return all recorded trials."""
-    n = cfg["experiment"]["trials"]
+def _summarize(out: Path) -> pd.DataFrame:
+    """Write ``summary.csv`` over every recorded trial (a rerun with fewer trials drops none)."""
     trials = results.read_trials(out / "trials.csv")
-    summary = results.summarize(trials[trials["trial"] < n])
+    summary = results.summarize(trials)
     results.write_csv(out / "summary.csv", summary)
-    log.info("summary over %d trials: %s", n, _format_summary(summary))
+    log.info("summary over %d trial(s): %s", len(trials), _format_summary(summary))
     return trials
 
 
-def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, *, wait: bool) -> bool:
+def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, progress: TrialProgress,
+               *, wait: bool) -> bool:
     """Compute and record trial ``t`` unless it is recorded; False if another process holds it."""
     with results.claim(out, t, wait=wait) as claimed:
         if not claimed:
@@ -85,6 +101,7 @@ def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, *, w
                    "seed": cfg["experiment"]["seed"], **_trial(cfg, data, kernel, t)}
             results.record_trial(out / "trials.csv", row)
             log.info("trial %d: %s", t, _format_metrics(row))
+        progress.trial_done()
     return True
 
 
@@ -225,12 +242,9 @@ def _format_metrics(row: Mapping[str, Any]) -> str:
 
 
 def _format_summary(summary: pd.DataFrame) -> str:
-    parts = []
-    for metric in ("test_accuracy", "gram_error", "time_fit", "time_train"):
-        if f"{metric}_mean" in summary:
-            rec = summary.iloc[0]
-            parts.append(f"{metric} = {rec[f'{metric}_mean']:.4f} +- {rec[f'{metric}_std']:.4f}")
-    return "; ".join(parts)
+    rec = summary.iloc[0]
+    keys = ("test_accuracy", "gram_error", "time_fit", "time_train")
+    return "; ".join(f"{k} = {results.format_mean_sd(rec, k)}" for k in keys if f"{k}_mean" in rec)
 
 
 @contextlib.contextmanager
