@@ -86,7 +86,7 @@ def sweep_table(sweep_dir: Path) -> str:
     rows = [_table_row(r, common) for r in records]
     shown = [c for c in ("job", "overrides", *TABLE_METRICS, "trials", "run") if any(c in r for r in rows)]
     header = f"sweep of {len(records)} job(s)" + (f", all with {' '.join(sorted(common))}" if common else "")
-    return header + "\n" + pd.DataFrame(rows, columns=shown).fillna("").to_markdown(index=False, tablefmt="simple")
+    return header + "\n" + pd.DataFrame(rows, columns=shown).fillna("").to_markdown(index=False, tablefmt="simple", disable_numparse=True)
 
 
 def _table_row(record: dict[str, Any], common: set[str]) -> dict[str, Any]:

@@ -86,10 +86,13 @@ def _caption(fig, points: list[tuple[object, pd.DataFrame]]) -> None:
         n = f"{counts.iloc[0]} trial(s) per point"
     else:
         n = f"{counts.min()}-{counts.max()} trials per point (n at each point)"
+        index: dict[object, int] = {}  # of a curve in its axes: stacks the labels where curves meet
         for ax, stats in points:
+            index[ax] = index.get(ax, -1) + 1
             for x, y, count in zip(stats["x"], stats["mean"], stats["count"]):
-                ax.annotate(f"n={count}", (x, y), xytext=(3, 3), textcoords="offset points", fontsize=6)
-    fig.text(0.5, 0.01, f"bars: mean +- 1 sd over trials; {n}", ha="center", va="bottom", fontsize=8)
+                ax.annotate(f"n={count}", (x, y), xytext=(3, 3 + 7 * index[ax]), textcoords="offset points",
+                            fontsize=6)
+    fig.text(0.5, 0.01, f"bars: mean ± 1 sd over trials; {n}", ha="center", va="bottom", fontsize=8)
 
 
 def _m_axis(ax) -> None:
