@@ -46,7 +46,8 @@ class RfbenchCallback(Callback):
 
     def on_job_end(self, config: DictConfig, job_return: JobReturn, **kwargs: Any) -> None:
         if job_return.status == JobStatus.COMPLETED:  # in the process that ran the job
-            record = {"num": OmegaConf.select(config, "hydra.job.num", default=0), "overrides": list(job_return.overrides),
+            record = {"num": OmegaConf.select(config, "hydra.job.num", default=0),
+                      "overrides": list(job_return.overrides),
                       "run_dir": str(results.run_dir(config_.to_dict(job_return.cfg)))}
             results.write_atomic(Path(config.hydra.runtime.output_dir) / JOB_RECORD, json.dumps(record))
 
@@ -69,7 +70,7 @@ class RfbenchCallback(Callback):
         for job in self._output.iterdir():  # a sweep's jobs, or a run's .hydra/
             if job.is_dir() and not (job / JOB_RECORD).exists():
                 shutil.rmtree(job, ignore_errors=True)
-        if not list(self._output.glob(JOB_RECORD)) + list(self._output.glob(f"*/{JOB_RECORD}")):
+        if not any(self._output.glob(f"*/{JOB_RECORD}")):  # no job of the sweep completed
             shutil.rmtree(self._output, ignore_errors=True)
         for folder in self._created[1:]:  # innermost first
             with contextlib.suppress(OSError):  # not empty: something else was written there
@@ -86,7 +87,8 @@ def sweep_table(sweep_dir: Path) -> str:
     rows = [_table_row(r, common) for r in records]
     shown = [c for c in ("job", "overrides", *TABLE_METRICS, "trials", "run") if any(c in r for r in rows)]
     header = f"sweep of {len(records)} job(s)" + (f", all with {' '.join(sorted(common))}" if common else "")
-    return header + "\n" + pd.DataFrame(rows, columns=shown).fillna("").to_markdown(index=False, tablefmt="simple", disable_numparse=True)
+    table = pd.DataFrame(rows, columns=shown).fillna("")
+    return header + "\n" + table.to_markdown(index=False, tablefmt="simple", disable_numparse=True)
 
 
 def _table_row(record: dict[str, Any], common: set[str]) -> dict[str, Any]:
