@@ -25,7 +25,18 @@ be shared):
   (``train(y, csr)`` per fold and C), once each; and warm-started CV vs the plain
   loop (median, as ``gram``).  Each pair reports whether both choose the same C.
 
-``--quick`` runs every section on tiny sizes (a smoke test, not a measurement).
+* ``model_selection``: one AsK-RFF trial's model selection in the Table 1 setting
+  (Sinh-Gaussian, Asy, M = 2d; 5-fold CV over C = 2^-5..2^5, no intercept) on
+  letter and ijcnn1, once each, side by side: the runner's former path (LibLinear
+  ``-s 1``, folds serial), ``solver="newton"`` in the engine's threads, and the
+  textbook peer, scikit-learn's GridSearchCV over LinearSVC (squared hinge, no
+  intercept, its defaults otherwise) with the same grid and folds, ``n_jobs`` =
+  the same threads.  Each reports its time, chosen C, test accuracy and the gap
+  of its final model's objective (summed over the one-vs-rest problems) to a
+  solve at ``tol=1e-12``.
+
+``--quick`` runs every section on tiny sizes (a smoke test, not a measurement);
+``--sections`` picks sections.
 """
 from __future__ import annotations
 
@@ -49,9 +60,16 @@ from liblinear import liblinearutil
 from scipy import sparse
 from sklearn.model_selection import StratifiedKFold
 
-from rfbench.classifier import DEFAULT_C_GRID, LibLinearClassifier
+from hydra import compose, initialize_config_dir
+from sklearn.model_selection import GridSearchCV
+from sklearn.svm import LinearSVC
+
+from rfbench import config as config_
+from rfbench.classifier import DEFAULT_C_GRID, LibLinearClassifier, _one_vs_rest_signs
 from rfbench.cli import CONFIG_DIR
 from rfbench.dataset import Dataset, load_dataset
+from rfbench.experiment import build_feature_map
+from rfbench.newton_svc import primal_objective, squared_hinge_path
 from rfbench.feature_map import AsKRFF, GaussianRFF
 from rfbench.feature_map._sincos import scaled_cos_sin_rows
 from rfbench.feature_map._trig import trig_threads
@@ -71,11 +89,13 @@ class Sizes:
     gram_m_over_d: int
     gram_block: int
     cv_datasets: tuple[str, ...]
-    n_cv: int | None = None  # training rows for the CV section (None: all)
+    selection_datasets: tuple[str, ...]
+    n_cv: int | None = None  # training rows for the CV and model-selection sections (None: all)
 
 
-FULL = Sizes("ijcnn1", 50_000, 4096, 1000, 2**10, 2048, ("spambase", "ijcnn1"))
-QUICK = Sizes("spambase", 500, 64, 60, 2, 16, ("spambase",), n_cv=300)
+FULL = Sizes("ijcnn1", 50_000, 4096, 1000, 2**10, 2048, ("spambase", "ijcnn1"), ("letter", "ijcnn1"))
+QUICK = Sizes("spambase", 500, 64, 60, 2, 16, ("spambase",), ("spambase",), n_cv=300)
+SECTIONS = ("transform", "gram", "cv", "model_selection")
 
 
 @dataclass
@@ -304,6 +324,68 @@ def _warm_start_rows(name: str, Z: np.ndarray, y: np.ndarray, repeats: int) -> l
     ]
 
 
+# --- model selection ------------------------------------------------------------------
+def bench_model_selection(name: str, n_rows: int | None) -> list[Row]:
+    """One AsK-RFF trial's C selection: the former path, rfbench's Newton and GridSearchCV(LinearSVC)."""
+    Z, y, Z_test, y_test = _askrff_trial_features(name, n_rows)
+    threads = trig_threads()
+    folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    grid = {"C": list(DEFAULT_C_GRID)}
+    contenders = {
+        "LibLinear -s 1, folds serial (the former path)": LibLinearClassifier(solver=1, bias=-1.0, random_state=0),
+        f"rfbench solver=newton, {threads} threads": LibLinearClassifier(
+            solver="newton", bias=-1.0, random_state=0, n_jobs=threads),
+        f"GridSearchCV(LinearSVC), n_jobs={threads}": GridSearchCV(
+            LinearSVC(fit_intercept=False), grid, cv=folds, n_jobs=threads),
+    }
+    results = {}
+    for label, estimator in contenders.items():
+        start = time.perf_counter()
+        estimator.fit(Z, y)
+        seconds = time.perf_counter() - start
+        C, coef = _chosen_C_and_coef(estimator)
+        results[label] = (seconds, C, np.mean(estimator.predict(Z_test) == y_test), _objective_gap(Z, y, C, coef))
+    size = f"{name} n={len(Z)} p={Z.shape[1]} classes={len(np.unique(y))}"
+    rows = [Row("model_selection", f"{name} {label}", seconds, 1,
+                note=f"{size}: C={C:g}, test accuracy {acc:.4f}, objective gap {gap:.1e}")
+            for label, (seconds, C, acc, gap) in results.items()]
+    (former, C_former, *_), (newton, C_newton, *_), (peer, C_peer, *_) = results.values()
+    rows.append(Row("model_selection", f"{name} speed-up newton / former path", float("nan"), 1,
+                    ratio=former / newton, goal=">= 10, same C", met=bool(former / newton >= 10 and C_former == C_newton),
+                    note=f"C former={C_former:g}, newton={C_newton:g}"))
+    rows.append(Row("model_selection", f"{name} speed-up newton / GridSearchCV(LinearSVC)", float("nan"), 1,
+                    ratio=peer / newton, goal=">= 1", met=bool(peer / newton >= 1),
+                    note=f"C GridSearchCV={C_peer:g}, newton={C_newton:g}"))
+    return rows
+
+
+def _askrff_trial_features(name: str, n_rows: int | None) -> tuple[np.ndarray, ...]:
+    """Train and test features of one AsK-RFF trial as the runner makes them (Table 1: Sinh, Asy, M = 2d)."""
+    with initialize_config_dir(CONFIG_DIR, version_base=None):
+        cfg = config_.to_dict(compose("config", ["experiment=askrff_accuracy", f"dataset={name}",
+                                                 "kernel=sinh_gaussian", "feature_map=askrff"]))
+    data = load_dataset(cfg["dataset"])
+    fmap = build_feature_map(cfg, data.d, random_state=0).fit(data.X_train)
+    return fmap.transform(data.X_train[:n_rows]), data.y_train[:n_rows], fmap.transform(data.X_test), data.y_test
+
+
+def _chosen_C_and_coef(estimator) -> tuple[float, np.ndarray]:
+    """(chosen C, final weights (n_features, n_w)) of a LibLinearClassifier or GridSearchCV(LinearSVC)."""
+    if isinstance(estimator, GridSearchCV):
+        return float(estimator.best_params_["C"]), estimator.best_estimator_.coef_.T
+    return estimator.C_, estimator.coef_
+
+
+def _objective_gap(Z: np.ndarray, y: np.ndarray, C: float, coef: np.ndarray) -> float:
+    """(f(coef) - f*) / f*, f summed over the one-vs-rest problems, f* from Newton at tol=1e-12."""
+    Z64 = Z.astype(np.float64)
+    signs = _one_vs_rest_signs(np.unique(y, return_inverse=True)[1], len(np.unique(y)))
+    ours = sum(primal_objective(Z64, signs[:, k], C, coef[:, k]) for k in range(signs.shape[1]))
+    best = sum(primal_objective(Z64, signs[:, k], C, next(squared_hinge_path(Z64, signs[:, k], [C], tol=1e-12)))
+               for k in range(signs.shape[1]))
+    return (ours - best) / best
+
+
 # --- driver ---------------------------------------------------------------------------
 def _config(group: str, name: str) -> dict:
     return OmegaConf.to_container(OmegaConf.load(Path(CONFIG_DIR) / group / f"{name}.yaml"), resolve=True)
@@ -317,17 +399,24 @@ def _dataset(name: str) -> Dataset:
     return load_dataset(_config("dataset", name))
 
 
-def run(sizes: Sizes, repeats: int) -> pd.DataFrame:
-    """All sections; one row per measurement or ratio."""
+def run(sizes: Sizes, repeats: int, sections: Sequence[str] = SECTIONS) -> pd.DataFrame:
+    """The chosen sections; one row per measurement or ratio."""
     sigma = _config("kernel", "gaussian")["sigma"]
-    data = _dataset(sizes.transform_dataset)
-    X = np.vstack([data.X_train, data.X_test])[: sizes.n_transform]
-    rows = bench_transform(X, sizes.width, sigma, repeats)
-    spam = _dataset("spambase").X_train
-    gram_rows = np.random.default_rng(0).choice(len(spam), sizes.n_gram, replace=False)
-    rows += bench_gram(spam[gram_rows], sizes, max(1, repeats // 2))
-    for name in sizes.cv_datasets:
-        rows += bench_cv(_dataset(name), sigma, max(1, repeats // 2), sizes.n_cv)
+    rows = []
+    if "transform" in sections:
+        data = _dataset(sizes.transform_dataset)
+        X = np.vstack([data.X_train, data.X_test])[: sizes.n_transform]
+        rows += bench_transform(X, sizes.width, sigma, repeats)
+    if "gram" in sections:
+        spam = _dataset("spambase").X_train
+        gram_rows = np.random.default_rng(0).choice(len(spam), sizes.n_gram, replace=False)
+        rows += bench_gram(spam[gram_rows], sizes, max(1, repeats // 2))
+    if "cv" in sections:
+        for name in sizes.cv_datasets:
+            rows += bench_cv(_dataset(name), sigma, max(1, repeats // 2), sizes.n_cv)
+    if "model_selection" in sections:
+        for name in sizes.selection_datasets:
+            rows += bench_model_selection(name, sizes.n_cv)
     return pd.DataFrame([asdict(row) for row in rows])
 
 
@@ -349,7 +438,7 @@ def markdown(table: pd.DataFrame, command: str) -> str:
 
 def _figure(row) -> str:
     if not pd.isna(row.ratio):
-        return f"{row.ratio:.2f}x" + (f" ({row.note})" if row.section == "cv" else "")
+        return f"{row.ratio:.2f}x" + (f" ({row.note})" if row.section in ("cv", "model_selection") else "")
     if row.unit == "features/s":
         return f"{row.value / 1e6:.0f} M features/s ({row.seconds:.3f} s)"
     if row.unit:
@@ -362,10 +451,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="tiny sizes: checks the bench runs, measures nothing")
     parser.add_argument("--repeats", type=int, default=5, help="rounds per measurement (transform: best of; gram, cv: median of half as many); default 5")
     parser.add_argument("--out", type=Path, default=Path("results/bench/bench.csv"))
+    parser.add_argument("--sections", nargs="+", choices=SECTIONS, default=SECTIONS, metavar="SECTION",
+                        help=f"sections to run, of {', '.join(SECTIONS)} (default: all)")
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error("--repeats must be >= 1")
-    table = run(QUICK if args.quick else FULL, args.repeats)
+    table = run(QUICK if args.quick else FULL, args.repeats, args.sections)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(args.out, index=False)
     print(markdown(table, "make bench" if not args.quick else "python -m rfbench.bench --quick"))

@@ -10,11 +10,15 @@ does exactly that, and is fast enough to sit in the inner loop of many trials:
   at those rows, so the folds cost no copy of X.
 * Decision values are one float64 GEMM per chunk of rows with the learned weight
   matrix, so prediction memory stays bounded for any number of test rows.
+* ``solver="newton"`` solves LibLinear's L2-loss SVM problem (``-s 1``/``-s 2``) to
+  optimality with :mod:`rfbench.newton_svc`, warm-started along the C grid, with
+  folds (and then classes) in threads: at the papers' sizes about 10x LibLinear
+  per core (see README, Benchmark).
 """
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -22,7 +26,9 @@ from liblinear.liblinear import feature_node, liblinear, parameter, problem, toP
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.validation import check_array, check_is_fitted
+from threadpoolctl import threadpool_limits
 
+from rfbench.newton_svc import DEFAULT_TOL, squared_hinge_path
 from rfbench.validation import is_int, is_real
 
 #: The paper's grid C = 2^-5, 2^-4, ..., 2^5.
@@ -34,6 +40,12 @@ CLASSIFICATION_SOLVERS: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7)
 #: Solvers that accept an initial solution and never call rand(), so their folds
 #: can be warm-started and run in threads without changing the result.
 PRIMAL_SOLVERS: tuple[int, ...] = (0, 2)
+
+#: rfbench's exact solver of the L2-loss SVM problem of solvers 1 and 2 (dense features).
+NEWTON = "newton"
+
+#: Widest design matrix (features + bias) for ``solver="newton"``: its Hessian is p x p float64.
+MAX_NEWTON_FEATURES = 8192
 
 #: Upper bound on the float64 copy of X made per chunk when computing decision values.
 _CHUNK_BYTES = 32 * 2**20
@@ -53,9 +65,14 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    solver : int, default=2
+    solver : int or "newton", default=2
         LibLinear solver (``-s``), one of ``CLASSIFICATION_SOLVERS``; 2 is the
-        L2-regularized L2-loss SVC solved in the primal.
+        L2-regularized L2-loss SVC solved in the primal.  ``"newton"`` solves
+        that same problem (no bias: LibLinear's ``-s 1``/``-s 2`` model) to
+        optimality with rfbench's generalized Newton method
+        (:mod:`rfbench.newton_svc`), for dense features of at most
+        ``MAX_NEWTON_FEATURES`` columns; one-vs-rest for more than two classes,
+        as LibLinear.
     C_grid : sequence of float, default=2^-5, ..., 2^5
         Candidate values of C, all > 0.
     cv : int, default=5
@@ -66,7 +83,8 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
         LibLinear's ``-B``: if >= 0 each row gets an extra constant feature of this
         value (a regularized intercept); if < 0 there is no intercept.
     tol : float or None, default=None
-        Stopping tolerance (``-e``); None uses LibLinear's default for the solver.
+        Stopping tolerance (``-e``); None uses LibLinear's default for the solver,
+        and ``newton_svc.DEFAULT_TOL`` (||g(w)|| <= 1e-8 ||g(0)||) for ``"newton"``.
     random_state : int, RandomState instance or None, default=None
         Seeds the shuffling of the stratified folds; an int makes ``fit``
         deterministic.
@@ -77,8 +95,14 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
         within the solver tolerance, so a flat CV curve may pick another C.
     n_jobs : int, default=1
         Threads running folds in parallel (LibLinear releases the GIL).  Used
-        only for solvers 0 and 2: the others shuffle with libc rand(), whose
-        shared state would make threaded results depend on timing.
+        only for solvers 0, 2 and ``"newton"``: the others shuffle with libc
+        rand(), whose shared state would make threaded results depend on timing.
+        ``"newton"`` runs with one BLAS thread per worker (and the refit's
+        classes in the workers), so its result does not depend on ``n_jobs``.
+    progress : callable or None, default=None
+        Called as ``progress(done, total)`` in the calling thread as model
+        selection proceeds, counting fits of one C on one fold (the refit is the
+        last); for a progress display.
 
     Attributes
     ----------
@@ -90,9 +114,15 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
         when cross-validation was skipped).
     classes_ : ndarray of shape (n_classes,)
         Sorted class labels.
+    coef_ : ndarray of shape (n_features, n_w)
+        Weights of the model refitted on all training data with ``C_``: one
+        column for two classes (positive means ``classes_[1]``), else one per
+        class in ``classes_`` order.
+    intercept_ : ndarray of shape (n_w,)
+        ``bias`` times the weight of the bias feature (zeros when ``bias < 0``).
     model_ : liblinear model
         The LibLinear model refitted on all training data with ``C_``; its labels
-        are indices into ``classes_``.
+        are indices into ``classes_`` (LibLinear solvers only).
     n_features_in_ : int
         Number of features seen in ``fit``.
     """
@@ -107,6 +137,7 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
         random_state: int | np.random.RandomState | None = None,
         cv_warm_start: bool = False,
         n_jobs: int = 1,
+        progress: Callable[[int, int], None] | None = None,
     ):
         self.solver = solver
         self.C_grid = C_grid
@@ -116,6 +147,7 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.cv_warm_start = cv_warm_start
         self.n_jobs = n_jobs
+        self.progress = progress
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> LibLinearClassifier:
         """Choose C by cross-validation on (X, y), then refit on all of (X, y).
@@ -144,19 +176,71 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
         if len(self.classes_) < 2:
             raise ValueError(f"y must contain at least 2 classes, got only {self.classes_.tolist()}")
         self.n_features_in_ = X.shape[1]
-
-        prob = _dense_problem(X, y_idx, self.bias)
-        if self.cv == 1 or len(grid) == 1:
-            self.C_ = float(grid.min())
-            self.cv_scores_ = np.full(len(grid), np.nan)
-        else:
+        cross_validate = not (self.cv == 1 or len(grid) == 1)
+        if cross_validate:
             self._check_cv(y_idx)
-            self.cv_scores_ = self._cross_validate(X, y_idx, prob, grid)
-            best = self.cv_scores_ == self.cv_scores_.max()
-            self.C_ = float(grid[best].min())
-        self.model_ = _train(prob, self._parameter(), self.C_)
-        self._coef, self._intercept, self._labels = _weights(self.model_)
+        self._fits, self._total_fits = 0, (self.cv * len(grid) if cross_validate else 0) + 1
+        if self.solver == NEWTON:
+            self._fit_newton(X, y_idx, grid, cross_validate)
+        else:
+            self._fit_liblinear(X, y_idx, grid, cross_validate)
         return self
+
+    def _fit_liblinear(self, X: np.ndarray, y_idx: np.ndarray, grid: np.ndarray, cross_validate: bool) -> None:
+        prob = _dense_problem(X, y_idx, self.bias)
+        self._select_C(grid, self._cross_validate(X, y_idx, prob, grid) if cross_validate else None)
+        self.model_ = _train(prob, self._parameter(), self.C_)
+        self._fitted(1)
+        self.coef_, self.intercept_, self._labels = _weights(self.model_)
+
+    def _fit_newton(self, X: np.ndarray, y_idx: np.ndarray, grid: np.ndarray, cross_validate: bool) -> None:
+        """CV and refit by ``squared_hinge_path``: folds in threads, then the refit's classes.
+
+        Each fold walks the grid upwards, warm-starting each C from the last; the refit
+        starts from the folds' mean solution at the chosen C.  All of it runs with one
+        BLAS thread per worker, so the result does not depend on ``n_jobs``.
+        """
+        Z = _design_matrix(X, self.bias)
+        if Z.shape[1] > MAX_NEWTON_FEATURES:
+            raise ValueError(
+                f"solver='newton' forms a p x p Hessian and X has p={Z.shape[1]} columns with the bias, "
+                f"more than {MAX_NEWTON_FEATURES}; use a LibLinear solver (e.g. solver=1)")
+        signs = _one_vs_rest_signs(y_idx, len(self.classes_))
+        tol = DEFAULT_TOL if self.tol is None else float(self.tol)
+        order = np.argsort(grid, kind="stable")
+        with threadpool_limits(limits=1), ThreadPoolExecutor(self.n_jobs) as pool:
+            start = None
+            if cross_validate:
+                folds = StratifiedKFold(n_splits=self.cv, shuffle=True, random_state=self.random_state)
+                jobs = [pool.submit(_newton_fold, Z, signs, y_idx, grid[order], tol, *fold)
+                        for fold in folds.split(X, y_idx)]
+                scores, weights = np.empty((self.cv, len(grid))), []
+                for f, job in enumerate(jobs):
+                    scores[f, order], fold_weights = job.result()
+                    weights.append(fold_weights)
+                    self._fitted(len(grid))
+                self._select_C(grid, scores.mean(axis=0))
+                start = np.mean(weights, axis=0)[np.flatnonzero(grid[order] == self.C_)[0]]
+            else:
+                self._select_C(grid, None)
+            refits = [pool.submit(_newton_refit, Z, signs[:, k], self.C_, None if start is None else start[:, k], tol)
+                      for k in range(signs.shape[1])]
+            W = np.column_stack([job.result() for job in refits])
+        self._fitted(1)
+        self.coef_, self.intercept_ = (W[:-1], W[-1] * self.bias) if self.bias >= 0 else (W, np.zeros(W.shape[1]))
+        self._labels = np.array([1, 0]) if len(self.classes_) == 2 else np.arange(len(self.classes_))
+
+    def _select_C(self, grid: np.ndarray, scores: np.ndarray | None) -> None:
+        """``C_``: the best mean CV accuracy, ties to the smaller C; without CV the smallest C."""
+        if scores is None:
+            self.cv_scores_, self.C_ = np.full(len(grid), np.nan), float(grid.min())
+        else:
+            self.cv_scores_, self.C_ = scores, float(grid[scores == scores.max()].min())
+
+    def _fitted(self, n: int) -> None:
+        self._fits += n
+        if self.progress is not None:
+            self.progress(self._fits, self._total_fits)
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """Decision values, computed chunk-wise from the weight matrix.
@@ -180,16 +264,17 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
 
     # --- helpers -----------------------------------------------------------------
     def _raw_decision(self, X: np.ndarray) -> np.ndarray:
-        check_is_fitted(self, "model_")
+        check_is_fitted(self, "coef_")
         X = _check_X(X)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, but the classifier was fitted with {self.n_features_in_}")
-        return _decision(X, self._coef, self._intercept)
+        return _decision(X, self.coef_, self.intercept_)
 
     def check_params(self) -> None:
         """Raise ValueError naming the first invalid constructor parameter; ``fit`` calls it first."""
-        if self.solver not in CLASSIFICATION_SOLVERS:
-            raise ValueError(f"solver={self.solver!r} is not a LibLinear classification solver; valid: {CLASSIFICATION_SOLVERS}")
+        if not (self.solver == NEWTON or (is_int(self.solver) and self.solver in CLASSIFICATION_SOLVERS)):
+            raise ValueError(f"solver={self.solver!r} is not a LibLinear classification solver; "
+                             f"valid: {CLASSIFICATION_SOLVERS}, or {NEWTON!r} (rfbench's exact L2-loss SVM solver)")
         grid = np.asarray(self.C_grid, dtype=np.float64)
         if grid.ndim != 1 or grid.size == 0:
             raise ValueError(f"C_grid must be a non-empty 1-D sequence of floats > 0, got {self.C_grid!r}")
@@ -247,7 +332,42 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
                 param.init_sol = init_sol.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
             coef, intercept, labels = _weights(model)
             scores[j] = np.mean(_liblinear_argmax(_decision(X[test], coef, intercept), labels) == y_idx[test])
+            self._fitted(1)
         return scores
+
+
+def _newton_fold(
+    Z: np.ndarray, signs: np.ndarray, y_idx: np.ndarray, Cs: np.ndarray, tol: float,
+    train: np.ndarray, test: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(test-fold accuracy, weights (n_C, p, n_w)) along the increasing grid ``Cs``, one path per column of signs."""
+    Z_train = Z[train]
+    gram = Z_train.T @ Z_train
+    W = np.stack([np.array(list(squared_hinge_path(Z_train, signs[train, k], Cs, tol=tol, gram=gram)))
+                  for k in range(signs.shape[1])], axis=-1)
+    decisions = Z[test] @ W  # (n_C, n_test, n_w)
+    predicted = (decisions[..., 0] > 0) if signs.shape[1] == 1 else np.argmax(decisions, axis=-1)
+    return np.mean(predicted == y_idx[test], axis=1), W
+
+
+def _newton_refit(Z: np.ndarray, y: np.ndarray, C: float, start: np.ndarray | None, tol: float) -> np.ndarray:
+    return next(squared_hinge_path(Z, y, [C], start, tol))
+
+
+def _design_matrix(X: np.ndarray, bias: float) -> np.ndarray:
+    """X in float64, with a constant column ``bias`` appended when bias >= 0 (LibLinear's -B)."""
+    Z = np.empty((len(X), X.shape[1] + (bias >= 0)))
+    Z[:, : X.shape[1]] = X
+    if bias >= 0:
+        Z[:, -1] = bias
+    return Z
+
+
+def _one_vs_rest_signs(y_idx: np.ndarray, n_classes: int) -> np.ndarray:
+    """±1 targets, (n, 1) for two classes (+1 = class 1), else one-vs-rest (n, n_classes)."""
+    if n_classes == 2:
+        return np.where(y_idx == 1, 1.0, -1.0)[:, None]
+    return np.where(y_idx[:, None] == np.arange(n_classes), 1.0, -1.0)
 
 
 # --- LibLinear plumbing --------------------------------------------------------------

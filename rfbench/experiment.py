@@ -196,7 +196,7 @@ def build_classifier(cfg: Mapping[str, Any], random_state: int) -> LibLinearClas
 def _cv_threads(cfg: Mapping[str, Any]) -> int:
     """Threads training CV folds: ``classifier.n_jobs``, else as many as the job's BLAS threads.
 
-    Solvers 0 and 2 give the same model for any thread count, so this is an execution setting.
+    Solvers 0, 2 and "newton" give the same model for any thread count, so this is an execution setting.
     """
     return cfg["classifier"].get("n_jobs") or cfg["experiment"]["blas_threads"] or os.cpu_count() or 1
 

@@ -10,7 +10,7 @@ def test_quick_bench_writes_every_section(tmp_path, capsys):
     out = tmp_path / "bench" / "bench.csv"
     bench.main(["--quick", "--repeats", "1", "--out", str(out)])
     table = pd.read_csv(out)
-    assert set(table.section) == {"transform", "gram", "cv"}
+    assert set(table.section) == set(bench.SECTIONS)
     assert table[["load1", "load5", "load15"]].notna().all().all()
     ratios = table.dropna(subset=["ratio"])
     assert (ratios.ratio > 0).all() and ratios.goal.notna().all()
@@ -37,3 +37,16 @@ def test_interleaved_seconds_warms_up_then_alternates():
     assert calls == ["a", "b"] * 3  # one untimed warm-up round, then two timed rounds
     assert {k: len(v) for k, v in times.items()} == {"a": 2, "b": 2}
     assert all(t >= 0 for ts in times.values() for t in ts)
+
+
+def test_model_selection_section_compares_three_contenders_on_one_trial(tmp_path):
+    out = tmp_path / "bench.csv"
+    bench.main(["--quick", "--sections", "model_selection", "--out", str(out)])
+    table = pd.read_csv(out)
+    assert set(table.section) == {"model_selection"}
+    timed = table[table.seconds.notna()]
+    assert len(timed) == 3 and (timed.seconds > 0).all()
+    assert timed.note.str.contains(r"C=\S+, test accuracy 0\.\d+, objective gap").all()
+    newton = timed[timed.name.str.contains("newton")].note.iloc[0]
+    assert abs(float(newton.split("objective gap ")[1])) < 1e-6  # converged to the tight solve
+    assert table.ratio.notna().sum() == 2

@@ -226,3 +226,52 @@ def test_bad_data_is_rejected():
     clf = LibLinearClassifier(C_grid=(1.0,)).fit(X, y)
     with pytest.raises(ValueError, match=r"X has 5 features, but the classifier was fitted with 12"):
         clf.predict(X[:, :5])
+
+
+# --- solver="newton": LibLinear's L2-loss SVM problem, solved to optimality by rfbench ---------
+@pytest.mark.parametrize("n_classes, bias", [(2, -1.0), (3, 1.0), (4, -1.0)])
+def test_newton_cv_and_model_equal_tightly_converged_liblinear(n_classes, bias):
+    """Same folds, grid and problem as LibLinear -s 2 at -e 1e-10: same CV scores, C, predictions."""
+    X, y = noisy_problem(n_classes=n_classes, seed=n_classes)
+    grid = (2.0**-6, 2.0**-2, 1.0, 8.0)
+    clf = LibLinearClassifier(solver="newton", C_grid=grid, cv=4, bias=bias, random_state=7).fit(X, y)
+
+    tight = f"-s 2 -e 1e-10 -B {bias!r} -q"
+    accuracy = np.zeros((4, len(grid)))
+    for f, (tr, te) in enumerate(StratifiedKFold(n_splits=4, shuffle=True, random_state=7).split(X, y)):
+        for j, C in enumerate(grid):
+            model = train(y[tr].astype(float), X[tr], f"{tight} -c {C!r}")
+            accuracy[f, j] = np.mean(liblinear_decision(model, X[te])[0] == y[te])
+    np.testing.assert_array_equal(clf.cv_scores_, accuracy.mean(axis=0))
+    model = train(y.astype(float), X, f"{tight} -c {clf.C_!r}")
+    ll_pred, ll_values = liblinear_decision(model, X)
+    np.testing.assert_array_equal(clf.predict(X), ll_pred)
+    expected = ll_values[:, np.argsort(model.get_labels())] if n_classes > 2 else ll_values[:, 0] * (
+        1 if model.get_labels()[0] == 1 else -1)
+    np.testing.assert_allclose(clf.decision_function(X), expected, rtol=1e-6, atol=1e-8)
+
+
+def test_newton_result_does_not_depend_on_threads():
+    X, y = noisy_problem(n_classes=3)
+    fits = [LibLinearClassifier(solver="newton", random_state=0, n_jobs=n_jobs).fit(X, y) for n_jobs in (1, 3)]
+    np.testing.assert_array_equal(fits[0].cv_scores_, fits[1].cv_scores_)
+    np.testing.assert_array_equal(fits[0].coef_, fits[1].coef_)
+
+
+@pytest.mark.parametrize("solver, n_jobs", [(1, 1), (2, 2), ("newton", 2)])
+def test_progress_counts_every_fit_up_to_the_refit(solver, n_jobs):
+    X, y = noisy_problem(n_classes=3)
+    calls = []
+    LibLinearClassifier(solver=solver, C_grid=(0.5, 1.0, 2.0), cv=4, random_state=0, n_jobs=n_jobs,
+                        progress=lambda done, total: calls.append((done, total))).fit(X, y)
+    done = [d for d, _ in calls]
+    assert {t for _, t in calls} == {4 * 3 + 1}
+    assert done == sorted(done) and done[-1] == 13
+
+
+def test_newton_refuses_a_design_wider_than_its_hessian_limit(monkeypatch):
+    monkeypatch.setattr(rc, "MAX_NEWTON_FEATURES", 12)
+    X, y = noisy_problem(d=12)
+    with pytest.raises(ValueError, match=r"p=13 columns with the bias, more than 12; use a LibLinear solver"):
+        LibLinearClassifier(solver="newton", bias=1.0).fit(X, y)
+    LibLinearClassifier(solver="newton", bias=-1.0, C_grid=(1.0,)).fit(X, y)

@@ -1,0 +1,74 @@
+"""The Newton solver against LibLinear's own solvers of the same problem, run to tight tolerance."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from liblinear.liblinearutil import train
+
+from rfbench.newton_svc import primal_objective, squared_hinge_path
+
+
+def binary_problem(n=400, p=15, seed=0, scale=1.0):
+    rng = np.random.default_rng(seed)
+    Z = scale * rng.standard_normal((n, p))
+    y = np.where(Z[:, 0] + 0.7 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    return Z, y
+
+
+def liblinear_w(Z, y, C, solver):
+    """LibLinear's solution of the same problem (no bias), tightly converged; positive class first."""
+    model = train(y, sp.csr_matrix(Z), f"-s {solver} -c {C!r} -e 1e-10 -B -1 -q")
+    w = np.ctypeslib.as_array(model.w, (Z.shape[1],)).copy()
+    return w if model.get_labels()[0] == 1 else -w
+
+
+@pytest.mark.parametrize("C", [2.0**-5, 1.0, 32.0])
+@pytest.mark.parametrize("solver", [1, 2])
+def test_minimizer_is_liblinears_optimum(C, solver):
+    Z, y = binary_problem()
+    ours = next(squared_hinge_path(Z, y, [C]))
+    theirs = liblinear_w(Z, y, C, solver)
+    f_ours, f_theirs = primal_objective(Z, y, C, ours), primal_objective(Z, y, C, theirs)
+    assert f_ours <= f_theirs * (1 + 1e-10)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-7 * np.abs(theirs).max())
+
+
+def test_warm_started_path_equals_cold_solves():
+    Z, y = binary_problem(seed=1)
+    Cs = 2.0 ** np.arange(-5, 6)
+    path = list(squared_hinge_path(Z, y, Cs))
+    for C, w in zip(Cs, path):
+        cold = next(squared_hinge_path(Z, y, [C]))
+        np.testing.assert_allclose(w, cold, rtol=1e-7, atol=1e-9 * np.abs(cold).max())
+
+
+def test_optimum_is_a_stationary_point_of_the_objective():
+    """Central differences of f (computed independently of the solver's gradient) vanish at w*."""
+    Z, y = binary_problem(p=6, seed=2)
+    C, w = 4.0, next(squared_hinge_path(Z, y, [4.0]))
+    h = 1e-6
+    grad = [(primal_objective(Z, y, C, w + h * e) - primal_objective(Z, y, C, w - h * e)) / (2 * h) for e in np.eye(6)]
+    assert np.abs(grad).max() < 1e-5 * primal_objective(Z, y, C, w)
+
+
+def test_given_gram_and_start_change_nothing_but_the_route():
+    Z, y = binary_problem(seed=3)
+    plain = next(squared_hinge_path(Z, y, [8.0]))
+    given = next(squared_hinge_path(Z, y, [8.0], w0=np.ones(Z.shape[1]), gram=Z.T @ Z))
+    np.testing.assert_allclose(given, plain, rtol=1e-7, atol=1e-9 * np.abs(plain).max())
+
+
+def test_separable_data_at_large_C_converges_without_warning():
+    Z, y = binary_problem(seed=4)
+    y = np.sign(Z[:, 0])  # separable through the origin
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        w = next(squared_hinge_path(Z, y, [1e4]))
+    assert np.all(y * (Z @ w) > 0)
+
+
+def test_step_limit_warns():
+    Z, y = binary_problem(seed=5)
+    with pytest.warns(Warning, match="did not reach tol in 1 steps at C=32"):
+        next(squared_hinge_path(Z, y, [32.0], max_iter=1))
