@@ -13,7 +13,7 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,9 @@ from rfbench.metrics import accuracy, relative_gram_error
 from rfbench.progress import TrialProgress, trial_progress
 
 log = logging.getLogger("rfbench")
+
+#: ``progress(done, total)``, called after each model-selection fit.
+FitProgress = Callable[[int, int], None]
 
 
 def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
@@ -98,15 +101,15 @@ def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, prog
             return False
         if t not in results.recorded(out / "trials.csv"):
             row = {**config_.flatten(cfg), "run_id": out.name, "trial": t,
-                   "seed": cfg["experiment"]["seed"], **_trial(cfg, data, kernel, t)}
+                   "seed": cfg["experiment"]["seed"], **_trial(cfg, data, kernel, t, progress.fits)}
             results.record_trial(out / "trials.csv", row)
             log.info("trial %d: %s", t, _format_metrics(row))
         progress.trial_done()
     return True
 
 
-def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int) -> dict[str, Any]:
-    """One trial: sample the map, measure the Gram error, train and test."""
+def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int, fits: FitProgress | None) -> dict[str, Any]:
+    """One trial: sample the map, measure the Gram error, train and test (``fits``: see build_classifier)."""
     exp = cfg["experiment"]
     fmap_seed, gram_seed, clf_seed = (
         int(s.generate_state(1)[0])
@@ -123,7 +126,7 @@ def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int) -> dict[str, Any]:
         row["gram_error"] = _gram_error(cfg, data, kernel, fmap, gram_seed)
         row["time_gram"] = time.perf_counter() - start
     if cfg["classifier"]["name"] != "none":
-        row.update(_classify(cfg, data, fmap, clf_seed))
+        row.update(_classify(cfg, data, fmap, clf_seed, fits))
     return row
 
 
@@ -166,12 +169,12 @@ def _gram_error(cfg: dict, data: Dataset, kernel: Kernel, fmap, seed: int) -> fl
     return relative_gram_error(K, fmap, X, block_size=cfg["experiment"]["gram_block"])
 
 
-def _classify(cfg: dict, data: Dataset, fmap, seed: int) -> dict[str, Any]:
+def _classify(cfg: dict, data: Dataset, fmap, seed: int, fits: FitProgress | None) -> dict[str, Any]:
     chunk = cfg["experiment"]["chunk_rows"]
     start = time.perf_counter()
     Z = fmap.transform(data.X_train)
     row: dict[str, Any] = {"n_features": Z.shape[1], "time_transform": time.perf_counter() - start}
-    clf = build_classifier(cfg, seed)
+    clf = build_classifier(cfg, seed, progress=fits)
     start = time.perf_counter()
     clf.fit(Z, data.y_train)
     row["time_train"] = time.perf_counter() - start
@@ -185,12 +188,13 @@ def _classify(cfg: dict, data: Dataset, fmap, seed: int) -> dict[str, Any]:
     return row
 
 
-def build_classifier(cfg: Mapping[str, Any], random_state: int) -> LibLinearClassifier:
-    """The (unfitted) classifier described by ``cfg['classifier']``."""
+def build_classifier(cfg: Mapping[str, Any], random_state: int,
+                     progress: FitProgress | None = None) -> LibLinearClassifier:
+    """The (unfitted) classifier described by ``cfg['classifier']``; ``progress(done, total)`` counts its fits."""
     clf = cfg["classifier"]
     return LibLinearClassifier(solver=clf["solver"], C_grid=[2.0 ** e for e in clf["log2_C"]], cv=clf["cv"],
                                bias=clf["bias"], tol=clf["tol"], random_state=random_state,
-                               n_jobs=_cv_threads(cfg))
+                               n_jobs=_cv_threads(cfg), progress=progress)
 
 
 def _cv_threads(cfg: Mapping[str, Any]) -> int:

@@ -1,8 +1,10 @@
-"""The trial runner's handling of failures (on real, mirrored spambase)."""
+"""The trial runner: failures and progress (on real, mirrored spambase)."""
+import re
+
 import pytest
 from hydra import compose, initialize_config_dir
 
-from rfbench import config, experiment, results
+from rfbench import config, experiment, progress, results
 from tests.conftest import REPO
 
 
@@ -41,3 +43,16 @@ def test_a_run_failing_after_a_trial_keeps_it(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         experiment.run(cfg)
     assert results.recorded(results.run_dir(cfg) / "trials.csv") == {0}
+
+
+def test_the_model_selection_reports_its_fits(tmp_path, monkeypatch, caplog):
+    monkeypatch.setattr(progress, "FIT_LOG_INTERVAL", 0.0)  # a line per fit
+    cfg = compose_cfg(tmp_path, "classifier=liblinear", "classifier.log2_C=[-1,0,1]", "classifier.cv=2",
+                      "experiment.trials=1")
+    with caplog.at_level("INFO", logger="rfbench"):
+        experiment.run(cfg)
+    lines = [r.getMessage() for r in caplog.records if "model selection" in r.getMessage()]
+    fits = [tuple(map(int, re.search(r"selection (\d+)/(\d+) fits", line).groups())) for line in lines]
+    total = 3 * 2 + 1  # each C on each fold, then the refit (the classifier may report several at once)
+    assert fits[-1] == (total, total) and {t for _, t in fits} == {total}
+    assert [done for done, _ in fits] == sorted({done for done, _ in fits})  # rising
