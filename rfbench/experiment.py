@@ -51,6 +51,7 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
         data = load_dataset(cfg["dataset"])
         kernel = _check_against_data(cfg, data)  # the last checks: nothing is written before them
         out = results.run_dir(cfg)
+        new = [p for p in out.parents if not p.exists()]  # innermost first
         out.mkdir(parents=True, exist_ok=True)
         try:
             _prepare(cfg, out, start)
@@ -58,9 +59,17 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
                 _run_trials(cfg, data, kernel, out)
                 return _summarize(out)
         except BaseException:
-            if results.remove_if_no_trials(out):
-                log.info("removed %s: the run failed before recording a trial", out)
+            _remove_if_no_trials(out, new)
             raise
+
+
+def _remove_if_no_trials(out: Path, new: list[Path]) -> None:
+    """After a failure: remove ``out`` if it holds no trial, and the folders ``new`` left empty."""
+    if results.remove_if_no_trials(out):
+        log.info("removed %s: the run failed before recording a trial", out)
+        for folder in new:
+            with contextlib.suppress(OSError):  # not empty: another run is there
+                folder.rmdir()
 
 
 def _prepare(cfg: dict, out: Path, start: float) -> None:
