@@ -54,8 +54,8 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
         new = [p for p in out.parents if not p.exists()]  # innermost first
         out.mkdir(parents=True, exist_ok=True)
         try:
-            _prepare(cfg, out, start)
             with _log_to(out / "run.log"):
+                _prepare(cfg, out, start)
                 _run_trials(cfg, data, kernel, out)
                 return _summarize(out)
         except BaseException:
