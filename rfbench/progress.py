@@ -62,7 +62,7 @@ class TrialProgress:
             self._trials.update(1)
             return
         elapsed = time.monotonic() - self._start
-        per_trial = elapsed / max(1, self.done - self._initial)
+        per_trial = elapsed / (self.done - self._initial)
         log.info("progress: %d/%d trials, %s elapsed, ETA %s", self.done, self.total,
                  tqdm.format_interval(elapsed), tqdm.format_interval(per_trial * (self.total - self.done)))
 
@@ -78,6 +78,7 @@ class TrialProgress:
             log.info("progress: trial %d/%d, model selection %d/%d fits", self.done + 1, self.total, done, total)
 
     def close(self) -> None:
+        """End the bars (the trials bar stays on screen, the fits bar goes)."""
         if self.bars:
             self._close_fits()
             self._trials.close()
