@@ -4,7 +4,8 @@ For trial t (seeded by ``SeedSequence(experiment.seed, spawn_key=(t,))``) it
 samples the feature map on the training split, measures the relative Gram error
 ||K - K~||_F / ||K||_F on ``n_gram`` random training points, trains the
 classifier on the features (C by cross-validation) and scores the test split in
-chunks, timing each stage.  Trials already in ``trials.csv`` are skipped.
+chunks, timing each stage.  Trials already in ``trials.csv`` are skipped; a run that
+fails before recording any trial leaves no run directory behind.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +22,18 @@ import pandas as pd
 from omegaconf import OmegaConf
 from threadpoolctl import threadpool_limits
 
-from rfbench import config as config_, results
+from rfbench import atomic, config as config_, results
 from rfbench.classifier import LibLinearClassifier
 from rfbench.dataset import Dataset, load_dataset
 from rfbench.feature_map import FEATURE_MAPS
 from rfbench.kernel import Kernel, make_kernel
 from rfbench.metrics import accuracy, relative_gram_error
+from rfbench.progress import TrialProgress, trial_progress
 
 log = logging.getLogger("rfbench")
+
+#: ``progress(done, total)``, called after each model-selection fit.
+FitProgress = Callable[[int, int], None]
 
 
 def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
@@ -39,18 +44,40 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
     it, then waited for; so reruns, interrupted runs and concurrent runs of one
     config all end with each trial recorded exactly once.
     """
+    start = time.time()
     cfg = config_.to_dict(cfg)
     config_.validate(cfg)
-    exp = cfg["experiment"]
-    with threadpool_limits(limits=exp["blas_threads"]):
+    with threadpool_limits(limits=cfg["experiment"]["blas_threads"]):
         data = load_dataset(cfg["dataset"])
         kernel = _check_against_data(cfg, data)  # the last checks: nothing is written before them
-        out = Path(exp["results_dir"]) / exp["name"] / "runs" / config_.run_id(cfg)
+        out = results.run_dir(cfg)
+        new = [p for p in out.parents if not p.exists()]  # innermost first
         out.mkdir(parents=True, exist_ok=True)
-        results.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
-        with _log_to(out / "run.log"):
-            _run_trials(cfg, data, kernel, out)
-            return _summarize(cfg, out)
+        try:
+            with _log_to(out / "run.log"):
+                _prepare(cfg, out, start)
+                _run_trials(cfg, data, kernel, out)
+                return _summarize(out)
+        except BaseException:
+            _remove_if_no_trials(out, new)
+            raise
+
+
+def _remove_if_no_trials(out: Path, new: list[Path]) -> None:
+    """After a failure: remove ``out`` if it holds no trial, and the folders ``new`` left empty."""
+    if results.remove_if_no_trials(out):
+        log.info("removed %s: the run failed before recording a trial", out)
+        for folder in new:
+            with contextlib.suppress(OSError):  # not empty: another run is there
+                folder.rmdir()
+
+
+def _prepare(cfg: dict, out: Path, start: float) -> None:
+    """Write the config; clear what killed writers left (temporaries, a row cut short)."""
+    for tmp in atomic.remove_stale_temporaries(out, before=start):
+        log.info("removed %s, left by a killed write", tmp)
+    results.repair_trials(out / "trials.csv")
+    results.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
 
 
 def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path) -> None:
@@ -60,36 +87,38 @@ def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path) -> None:
         results.clear_trials(out / "trials.csv")
     todo = sorted(set(range(exp["trials"])) - results.recorded(out / "trials.csv"))
     log.info("run %s: %s, %d trial(s) to do in %s", out.name, _describe(cfg), len(todo), out)
-    busy = [t for t in todo if not _run_trial(cfg, data, kernel, out, t, wait=False)]
-    for t in busy:  # wait for the other process, and compute the trial if it died
-        _run_trial(cfg, data, kernel, out, t, wait=True)
+    with trial_progress(exp["trials"], exp["trials"] - len(todo)) as progress:
+        busy = [t for t in todo if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]
+        for t in busy:  # wait for the other process, and compute the trial if it died
+            _run_trial(cfg, data, kernel, out, t, progress, wait=True)
 
 
-def _summarize(cfg: dict, out: Path) -> pd.DataFrame:
-    """Write ``summary.csv`` over trials 0..N-1; return all recorded trials."""
-    n = cfg["experiment"]["trials"]
+def _summarize(out: Path) -> pd.DataFrame:
+    """Write ``summary.csv`` over every recorded trial (a rerun with fewer trials drops none)."""
     trials = results.read_trials(out / "trials.csv")
-    summary = results.summarize(trials[trials["trial"] < n])
+    summary = results.summarize(trials)
     results.write_csv(out / "summary.csv", summary)
-    log.info("summary over %d trials: %s", n, _format_summary(summary))
+    log.info("summary over %d trial(s): %s", len(trials), _format_summary(summary))
     return trials
 
 
-def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, *, wait: bool) -> bool:
+def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, progress: TrialProgress,
+               *, wait: bool) -> bool:
     """Compute and record trial ``t`` unless it is recorded; False if another process holds it."""
     with results.claim(out, t, wait=wait) as claimed:
         if not claimed:
             return False
         if t not in results.recorded(out / "trials.csv"):
             row = {**config_.flatten(cfg), "run_id": out.name, "trial": t,
-                   "seed": cfg["experiment"]["seed"], **_trial(cfg, data, kernel, t)}
+                   "seed": cfg["experiment"]["seed"], **_trial(cfg, data, kernel, t, progress.fits)}
             results.record_trial(out / "trials.csv", row)
             log.info("trial %d: %s", t, _format_metrics(row))
+        progress.trial_done()
     return True
 
 
-def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int) -> dict[str, Any]:
-    """One trial: sample the map, measure the Gram error, train and test."""
+def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int, fits: FitProgress | None) -> dict[str, Any]:
+    """One trial: sample the map, measure the Gram error, train and test (``fits``: see build_classifier)."""
     exp = cfg["experiment"]
     fmap_seed, gram_seed, clf_seed = (
         int(s.generate_state(1)[0])
@@ -106,7 +135,7 @@ def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int) -> dict[str, Any]:
         row["gram_error"] = _gram_error(cfg, data, kernel, fmap, gram_seed)
         row["time_gram"] = time.perf_counter() - start
     if cfg["classifier"]["name"] != "none":
-        row.update(_classify(cfg, data, fmap, clf_seed))
+        row.update(_classify(cfg, data, fmap, clf_seed, fits))
     return row
 
 
@@ -149,12 +178,12 @@ def _gram_error(cfg: dict, data: Dataset, kernel: Kernel, fmap, seed: int) -> fl
     return relative_gram_error(K, fmap, X, block_size=cfg["experiment"]["gram_block"])
 
 
-def _classify(cfg: dict, data: Dataset, fmap, seed: int) -> dict[str, Any]:
+def _classify(cfg: dict, data: Dataset, fmap, seed: int, fits: FitProgress | None) -> dict[str, Any]:
     chunk = cfg["experiment"]["chunk_rows"]
     start = time.perf_counter()
     Z = fmap.transform(data.X_train)
     row: dict[str, Any] = {"n_features": Z.shape[1], "time_transform": time.perf_counter() - start}
-    clf = build_classifier(cfg, seed)
+    clf = build_classifier(cfg, seed, progress=fits)
     start = time.perf_counter()
     clf.fit(Z, data.y_train)
     row["time_train"] = time.perf_counter() - start
@@ -168,12 +197,13 @@ def _classify(cfg: dict, data: Dataset, fmap, seed: int) -> dict[str, Any]:
     return row
 
 
-def build_classifier(cfg: Mapping[str, Any], random_state: int) -> LibLinearClassifier:
-    """The (unfitted) classifier described by ``cfg['classifier']``."""
+def build_classifier(cfg: Mapping[str, Any], random_state: int,
+                     progress: FitProgress | None = None) -> LibLinearClassifier:
+    """The (unfitted) classifier described by ``cfg['classifier']``; ``progress(done, total)`` counts its fits."""
     clf = cfg["classifier"]
     return LibLinearClassifier(solver=clf["solver"], C_grid=[2.0 ** e for e in clf["log2_C"]], cv=clf["cv"],
                                bias=clf["bias"], tol=clf["tol"], random_state=random_state,
-                               n_jobs=_cv_threads(cfg))
+                               n_jobs=_cv_threads(cfg), progress=progress)
 
 
 def _cv_threads(cfg: Mapping[str, Any]) -> int:
@@ -201,7 +231,10 @@ def _check_against_data(cfg: dict, data: Dataset) -> Kernel:
         build_feature_map(cfg, data.d, random_state=0).check_params()
     if cfg["classifier"]["name"] != "none":
         with _reported_as("classifier", cfg):
-            build_classifier(cfg, random_state=0).check_params()
+            classifier = build_classifier(cfg, random_state=0)
+            classifier.check_params()
+            classifier.check_cv(data.y_train)
+    config_.check_memory(cfg, len(data.y_train), data.d)
     return kernel
 
 
@@ -225,12 +258,9 @@ def _format_metrics(row: Mapping[str, Any]) -> str:
 
 
 def _format_summary(summary: pd.DataFrame) -> str:
-    parts = []
-    for metric in ("test_accuracy", "gram_error", "time_fit", "time_train"):
-        if f"{metric}_mean" in summary:
-            rec = summary.iloc[0]
-            parts.append(f"{metric} = {rec[f'{metric}_mean']:.4f} +- {rec[f'{metric}_std']:.4f}")
-    return "; ".join(parts)
+    rec = summary.iloc[0]
+    keys = ("test_accuracy", "gram_error", "time_fit", "time_train")
+    return "; ".join(f"{k} = {results.format_mean_sd(rec, k)}" for k in keys if f"{k}_mean" in rec)
 
 
 @contextlib.contextmanager

@@ -1,4 +1,9 @@
-"""Figures: a metric against log2(M/d) with mean +- std error bars, as the papers plot."""
+"""Figures: a metric against log2(M/d) with mean +- 1 sd error bars, as the papers plot.
+
+Every figure says what its bars are and how many trials each point has (in a caption, and
+at the points themselves when that number differs between points).  A metric that cannot be
+negative (times, the Gram error, masses) has its lower whisker stopped at 0.
+"""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -25,7 +30,7 @@ LABELS = {"test_accuracy": "test accuracy", "gram_error": r"$\|K-\tilde K\|_F / 
 
 
 def metric_vs_m(trials: pd.DataFrame, metric: str, path: Path) -> Path:
-    """One panel per dataset: ``metric`` mean +- std over trials against log2(M/d).
+    """One panel per dataset: ``metric`` mean +- 1 sd over trials against log2(M/d), one curve per config.
 
     A curve keeps its colour in every panel; the legend is shared, below the panels.
     """
@@ -33,19 +38,61 @@ def metric_vs_m(trials: pd.DataFrame, metric: str, path: Path) -> Path:
     series = series_columns(trials)
     labels = sorted({_label(series, key) for key, _ in trials.groupby(series, dropna=False)})
     colors = {label: f"C{i}" for i, label in enumerate(labels)}
-    fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 3.8), squeeze=False)
+    fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 4.2), squeeze=False)
+    points = []
     for ax, name in zip(axes[0], datasets):
         sub = trials[trials["dataset.name"] == name]
         for key, curve in sub.groupby(series, dropna=False):
-            stats = curve.groupby("m_over_d")[metric].agg(["mean", "std"]).reset_index()
-            ax.errorbar(np.log2(stats["m_over_d"]), stats["mean"], yerr=stats["std"].fillna(0),
-                        color=colors[_label(series, key)], marker="o", ms=3, capsize=3)
+            points.append((ax, _error_bars(ax, curve, metric, color=colors[_label(series, key)])))
         ax.set(title=name, xlabel=r"$\log_2(M/d)$", ylabel=LABELS.get(metric, metric))
         _m_axis(ax)
     handles = [plt.Line2D([], [], color=colors[label], marker="o", ms=3) for label in labels]
-    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 4), fontsize=8)
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.05), ncol=min(len(labels), 4),
+               fontsize=8)
+    _caption(fig, points)
+    fig.tight_layout(rect=(0, 0.16, 1, 1))
     return _save(fig, path)
+
+
+def _nonnegative(metric: str) -> bool:
+    return metric.startswith(("time_", "mass_")) or metric == "gram_error"
+
+
+def _point_stats(curve: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Per M/d: x = log2(M/d), mean, count and the whiskers (lower, upper) of mean +- 1 sd."""
+    stats = curve.groupby("m_over_d")[metric].agg(["mean", "std", "count"]).reset_index()
+    stats["x"] = np.log2(stats["m_over_d"])
+    stats["upper"] = stats["std"].fillna(0)  # one trial: no spread to show
+    bottom = stats["mean"].clip(lower=0) if _nonnegative(metric) else np.inf
+    stats["lower"] = np.minimum(stats["upper"], bottom)
+    return stats
+
+
+def _error_bars(ax, curve: pd.DataFrame, metric: str, **style) -> pd.DataFrame:
+    """Plot one curve's ``metric``, mean +- 1 sd per M/d; return its :func:`_point_stats`."""
+    stats = _point_stats(curve, metric)
+    ax.errorbar(stats["x"], stats["mean"], yerr=[stats["lower"], stats["upper"]], marker="o", ms=3,
+                capsize=3, **style)
+    return stats
+
+
+def _caption(fig, points: list[tuple[object, pd.DataFrame]]) -> None:
+    """Say what the bars are and how many trials a point has; if that varies, write n at each point.
+
+    ``points`` pairs each axes with a curve's statistics from :func:`_error_bars`.
+    """
+    counts = pd.concat([stats["count"] for _, stats in points])
+    if counts.nunique() == 1:
+        n = f"{counts.iloc[0]} trial(s) per point"
+    else:
+        n = f"{counts.min()}-{counts.max()} trials per point (n at each point)"
+        index: dict[object, int] = {}  # of a curve in its axes: stacks the labels where curves meet
+        for ax, stats in points:
+            index[ax] = index.get(ax, -1) + 1
+            for x, y, count in zip(stats["x"], stats["mean"], stats["count"]):
+                ax.annotate(f"n={count}", (x, y), xytext=(3, 3 + 7 * index[ax]), textcoords="offset points",
+                            fontsize=6)
+    fig.text(0.5, 0.01, f"bars: mean ± 1 sd over trials; {n}", ha="center", va="bottom", fontsize=8)
 
 
 def _m_axis(ax) -> None:
@@ -57,13 +104,15 @@ def _m_axis(ax) -> None:
 def series_columns(trials: pd.DataFrame) -> list[str]:
     """SERIES, plus every config column that varies at a point (say, a swept ``kernel.sigma``).
 
-    Trials of different configs at one point are separate curves, never averaged.
+    Trials of different configs are separate curves, never averaged nor joined into one
+    line: a config value that varies within a panel's curve (at one point, or between
+    points, as when unrelated runs share a results folder) splits it.
     """
     base = [c for c in SERIES if c in trials]
-    point = base + POINT
-    axis = {"feature_map.m_over_d", "feature_map.n_components", *point}
+    curve = base + ["dataset.name"]
+    axis = {"feature_map.m_over_d", "feature_map.n_components", *curve, *POINT}
     config = [c for c in config_columns(trials) if c not in axis]
-    varying = trials.groupby(point, dropna=False)[config].nunique(dropna=False).gt(1).any()
+    varying = trials.groupby(curve, dropna=False)[config].nunique(dropna=False).gt(1).any()
     return base + [c for c in config if varying[c]]
 
 
@@ -79,25 +128,29 @@ PART_LABELS = {"real_pos": "real pos", "real_neg": "real neg", "imag_pos": "imag
 
 
 def masses_vs_m(masses: pd.DataFrame, exact: pd.DataFrame, path: Path) -> Path:
-    """AsK-RFF Fig. 1: estimated total masses (mean +- std bars) against log2(M/d), exact as lines.
+    """AsK-RFF Fig. 1: estimated total masses (mean +- 1 sd bars) against log2(M/d), exact as lines.
 
     ``masses`` has columns kernel, m_over_d and mass_<part>; ``exact`` has kernel and mass_<part>.
     """
     kernels = list(dict.fromkeys(masses["kernel"]))
-    fig, axes = plt.subplots(1, len(kernels), figsize=(4.5 * len(kernels), 3.6), squeeze=False)
+    fig, axes = plt.subplots(1, len(kernels), figsize=(4.5 * len(kernels), 4.0), squeeze=False)
+    points = []
     for ax, kernel in zip(axes[0], kernels):
         sub = masses[masses["kernel"] == kernel]
         truth = exact[exact["kernel"] == kernel].iloc[0]
         for i, (part, label) in enumerate(PART_LABELS.items()):
-            stats = sub.groupby("m_over_d")[f"mass_{part}"].agg(["mean", "std"]).reset_index()
-            x = np.log2(stats["m_over_d"]) + (i - 1) * 0.22
-            ax.bar(x, stats["mean"], width=0.22, yerr=stats["std"], capsize=2, color=f"C{i}",
-                   alpha=0.75, label=label)
+            stats = _point_stats(sub, f"mass_{part}")
+            stats["x"] += (i - 1) * 0.22
+            ax.bar(stats["x"], stats["mean"], width=0.22, yerr=[stats["lower"], stats["upper"]], capsize=2,
+                   color=f"C{i}", alpha=0.75, label=label)
             ax.axhline(truth[f"mass_{part}"], color=f"C{i}", ls="--", lw=1, label=f"true {label}")
+            points.append((ax, stats))
         ax.set(title=kernel, xlabel=r"$\log_2(M/d)$", ylabel="total mass")
         _m_axis(ax)
-    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", ncol=6, fontsize=8)
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", bbox_to_anchor=(0.5, 0.05),
+               ncol=6, fontsize=8)
+    _caption(fig, points)
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
     return _save(fig, path)
 
 
@@ -114,15 +167,14 @@ def accuracy_and_time_vs_m(trials: pd.DataFrame, linear: pd.DataFrame, path: Pat
     present = list(dict.fromkeys(trials["kernel.name"]))
     kernels = [k for k in kernels if k in present] + [k for k in present if k not in kernels]
     colors = dataset_colors(trials["dataset.name"], datasets)
-    fig, axes = plt.subplots(2, len(kernels), figsize=(4.5 * len(kernels), 6.4), squeeze=False)
+    fig, axes = plt.subplots(2, len(kernels), figsize=(4.5 * len(kernels), 6.8), squeeze=False)
+    points = []
     for col, kernel in enumerate(kernels):
         curves = trials[trials["kernel.name"] == kernel].groupby("dataset.name")
         for name, curve in sorted(curves, key=lambda item: list(colors).index(item[0])):  # legend order
             for row, metric in enumerate(("test_accuracy", "time_fit")):
-                stats = curve.groupby("m_over_d")[metric].agg(["mean", "std"]).reset_index()
-                axes[row][col].errorbar(np.log2(stats["m_over_d"]), stats["mean"],
-                                        yerr=stats["std"].fillna(0), color=colors[name], marker="o",
-                                        ms=3, capsize=3, label=name)
+                ax = axes[row][col]
+                points.append((ax, _error_bars(ax, curve, metric, color=colors[name], label=name)))
             base = linear.loc[linear["dataset.name"] == name, "test_accuracy"]
             if len(base):
                 axes[0][col].axhline(base.mean(), color=colors[name], ls="--", lw=1)
@@ -131,6 +183,8 @@ def accuracy_and_time_vs_m(trials: pd.DataFrame, linear: pd.DataFrame, path: Pat
         for ax in axes[:, col]:
             _m_axis(ax)
     axes[0][0].legend(fontsize=7)
+    _caption(fig, points)
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
     return _save(fig, path)
 
 

@@ -5,7 +5,7 @@ Layout under ``<results_dir>/<experiment.name>/runs/<run_id>/``:
 - ``trials.csv``  one row per trial: every config value flattened into columns
   (``dataset.name``, ``feature_map.m_over_d``, ...), ``run_id``, ``trial``, ``seed``,
   derived sizes, metrics and timings;
-- ``summary.csv`` mean, std and count of every numeric metric over the trials;
+- ``summary.csv`` mean, std and count of every numeric metric over all recorded trials;
 - ``config.yaml`` the resolved config; ``run.log`` the run's log.
 
 Every file is written to a temporary name in the same directory and renamed into
@@ -15,11 +15,18 @@ directory add rows under an ``flock`` on ``.trials.csv.lock`` (read, merge by
 trial, write), and each trial is computed under its own lock in ``.claims/``, so
 concurrent runs of one config neither lose nor duplicate rows nor redo each
 other's trials.  The kernel releases both locks when a process dies.
+
+A ``trials.csv`` whose last line was cut short (by a tool or a full disk: rfbench itself
+only renames whole files into place) is read without that line, and
+:func:`repair_trials` rewrites it so; the trial is then computed again.
 """
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import io
+import logging
+import shutil
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -27,7 +34,9 @@ from typing import Any
 import pandas as pd
 
 from rfbench.atomic import atomic_write
-from rfbench.config import EXECUTION_KEYS
+from rfbench.config import EXECUTION_KEYS, run_id
+
+log = logging.getLogger("rfbench")
 
 #: Per-trial measurements (everything else in a row describes the run).
 METRICS = (
@@ -46,9 +55,40 @@ def write_csv(path: Path, frame: pd.DataFrame) -> None:
     write_atomic(path, frame.to_csv(index=False))
 
 
+def run_dir(cfg: Mapping[str, Any]) -> Path:
+    """Where the run of a resolved config keeps its files."""
+    exp = cfg["experiment"]
+    return Path(exp["results_dir"]) / exp["name"] / "runs" / run_id(cfg)
+
+
 def read_trials(path: Path) -> pd.DataFrame:
-    """Trials already recorded at ``path`` (empty frame when there are none)."""
-    return pd.read_csv(path) if path.exists() else pd.DataFrame()
+    """Trials already recorded at ``path`` (empty frame when there are none).
+
+    An incomplete last line (no newline: the file was cut mid-row) is left out, so a
+    cut row never counts as a recorded trial with missing values.
+    """
+    complete, _ = _split_cut_line(path)
+    return pd.read_csv(io.StringIO(complete)) if complete else pd.DataFrame()
+
+
+def _split_cut_line(path: Path) -> tuple[str, str]:
+    """``path``'s text as (complete lines, incomplete last line); ("", "") if it does not exist."""
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return "", ""
+    end = text.rfind("\n") + 1
+    return text[:end], text[end:]
+
+
+def repair_trials(path: Path) -> None:
+    """Rewrite ``path`` without an incomplete last line, logging what was dropped."""
+    with locked(_lock_of(path)):
+        complete, cut = _split_cut_line(path)
+        if cut:
+            log.warning("%s: dropped an incomplete last line (the file was cut mid-row), its trial "
+                        "will be computed again: %.80r", path, cut)
+            write_atomic(path, complete)
 
 
 def recorded(path: Path) -> set[int]:
@@ -101,6 +141,28 @@ def clear_trials(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
+def remove_if_no_trials(run: Path) -> bool:
+    """Delete the run directory ``run`` if it records no trial and no process works in it.
+
+    For a run that failed before its first trial: its directory would hold only
+    ``config.yaml`` and ``run.log``.  Returns whether it was removed.
+    """
+    with locked(_lock_of(run / "trials.csv")):
+        if recorded(run / "trials.csv") or _claimed(run):
+            return False
+        shutil.rmtree(run)
+    return True
+
+
+def _claimed(run: Path) -> bool:
+    """Whether another process is computing a trial of ``run``."""
+    for lock_file in (run / ".claims").glob("trial-*.lock"):
+        with locked(lock_file, wait=False) as free:
+            if not free:
+                return True
+    return False
+
+
 def summarize(trials: pd.DataFrame, by: Iterable[str] = ("run_id",)) -> pd.DataFrame:
     """Mean, std (ddof=1) and count of every metric present, per group."""
     by = [c for c in by if c in trials.columns]
@@ -109,6 +171,12 @@ def summarize(trials: pd.DataFrame, by: Iterable[str] = ("run_id",)) -> pd.DataF
     stats = grouped.agg(["mean", "std", "count"])
     stats.columns = [f"{metric}_{stat}" for metric, stat in stats.columns]
     return stats.reset_index()
+
+
+def format_mean_sd(summary: Mapping[str, Any], metric: str) -> str:
+    """``metric``'s "mean +- sd" from a :func:`summarize` row; the mean alone for one trial."""
+    mean, sd, count = (summary[f"{metric}_{stat}"] for stat in ("mean", "std", "count"))
+    return f"{mean:.4f}" if count == 1 else f"{mean:.4f} +- {sd:.4f}"
 
 
 def config_columns(trials: pd.DataFrame) -> list[str]:
@@ -121,4 +189,4 @@ def collect(root: Path) -> pd.DataFrame:
     files = sorted(root.rglob("runs/*/trials.csv"))
     if not files:
         raise FileNotFoundError(f"no runs/*/trials.csv below {root}")
-    return pd.concat([pd.read_csv(f) for f in files], ignore_index=True)
+    return pd.concat([read_trials(f) for f in files], ignore_index=True)

@@ -84,7 +84,6 @@ def test_bad_data_through_the_cli_exits_2_before_writing_results(tmp_path):
 
 
 # Inputs that once passed validation and ended in a traceback (issue 15), one per class of mistake.
-NEEDS_OTHER_LAYERS = "the check belongs to a module this branch does not own (see the branch's report)"
 
 
 @pytest.mark.slow
@@ -106,10 +105,9 @@ NEEDS_OTHER_LAYERS = "the check belongs to a module this branch does not own (se
     ("feature_map.m_over=2", "feature_map.m_over=2 is invalid: feature_map=rff has no key 'm_over'; did you mean"),
     # unwritable paths
     ("experiment.results_dir=/proc/x", "experiment.results_dir='/proc/x' is invalid: cannot create folders in /proc"),
-    pytest.param("classifier.cv=99999", "classifier=liblinear: cv=99999 exceeds",
-                 marks=pytest.mark.xfail(strict=True, reason=NEEDS_OTHER_LAYERS)),
-    pytest.param("dataset.split.seed=-1", "split.seed=-1 is invalid",
-                 marks=pytest.mark.xfail(strict=True, reason=NEEDS_OTHER_LAYERS)),
+    # out of range, known once the data is loaded
+    ("classifier.cv=99999", "classifier=liblinear: cv=99999 exceeds"),
+    ("dataset.split.seed=-1", "split.seed=-1 is invalid"),
 ])
 def test_a_users_mistake_is_one_error_line_exit_2_and_writes_nothing(tmp_path, overrides, message):
     results = tmp_path / "results"

@@ -127,7 +127,9 @@ def test_each_kernel_runs_its_natural_feature_map_and_an_explicit_one_wins(tmp_p
     runs = {pd.read_csv(run / "trials.csv").loc[0, "kernel.name"]: run for run in (tmp_path / "default" / "runs").iterdir()}
     assert {k: pd.read_csv(run / "trials.csv").loc[0, "feature_map.name"] for k, run in runs.items()} == {
         "gaussian": "rff", "sinh_gaussian": "askrff"}
-    assert not list((tmp_path / "default" / "hydra").glob("*/[0-9]*")), "a sweep wrote empty job folders"
+    jobs = list((tmp_path / "default" / "hydra").glob("*/[0-9]*"))
+    assert [sorted(p.name for p in job.iterdir()) for job in jobs] == [["rfbench_job.json"]] * 2, \
+        "a sweep's job folder holds only its record for the closing table"
     # the card's usage line, spelled out, is the same run: nothing left to do
     explicit = rfbench(tmp_path, "kernel=sinh_gaussian", "feature_map=askrff", *quick)
     assert explicit.returncode == 0, explicit.stderr

@@ -65,3 +65,47 @@ def test_a_claimed_trial_is_busy_for_others_until_released(tmp_path):
             assert mine and not other and free
     with results.claim(tmp_path, 3, wait=False) as again:
         assert again
+
+
+def test_a_row_cut_short_is_not_a_recorded_trial_and_is_repaired(tmp_path, caplog):
+    path = tmp_path / "trials.csv"
+    for t in range(3):
+        results.record_trial(path, {"trial": t, "test_accuracy": 0.5 + t / 10, "gram_error": 0.1})
+    whole = path.read_text()
+    assert whole.endswith("\n2,0.7,0.1\n")
+    path.write_text(whole[:-5])  # cut inside the last row: "2,0.7" lost its Gram error
+    assert results.recorded(path) == {0, 1}
+    assert not results.read_trials(path).isna().any().any()
+    with caplog.at_level("WARNING", logger="rfbench"):
+        results.repair_trials(path)
+    assert path.read_text() == whole[:whole.rindex("2,")]
+    assert "incomplete last line" in caplog.text and "'2,0.7'" in caplog.text
+    results.repair_trials(path)  # a whole file is left alone
+    assert path.read_text() == whole[:whole.rindex("2,")]
+
+
+def test_a_file_cut_inside_its_header_holds_no_trials(tmp_path):
+    path = tmp_path / "trials.csv"
+    path.write_text("trial,test_acc")
+    assert results.recorded(path) == set() and results.read_trials(path).empty
+
+
+def test_run_dir_without_trials_is_removed_unless_in_use(tmp_path):
+    run = tmp_path / "runs" / "abc"
+    run.mkdir(parents=True)
+    (run / "config.yaml").write_text("x: 1\n")
+    with results.claim(run, 0):  # another process computing trial 0
+        assert not results.remove_if_no_trials(run)
+    results.record_trial(run / "trials.csv", {"trial": 1})
+    assert not results.remove_if_no_trials(run)
+    assert run.is_dir()
+    results.clear_trials(run / "trials.csv")
+    assert results.remove_if_no_trials(run)
+    assert list(tmp_path.joinpath("runs").iterdir()) == []
+
+
+def test_one_trial_shows_its_mean_without_a_nan_sd():
+    summary = results.summarize(pd.DataFrame({"run_id": ["a"], "test_accuracy": [0.91]})).iloc[0]
+    assert results.format_mean_sd(summary, "test_accuracy") == "0.9100"
+    two = results.summarize(pd.DataFrame({"run_id": ["a", "a"], "test_accuracy": [0.9, 0.8]})).iloc[0]
+    assert results.format_mean_sd(two, "test_accuracy") == f"0.8500 +- {0.1 / 2 ** 0.5:.4f}"

@@ -1,4 +1,5 @@
 """Interrupted, repeated and concurrent runs of one config record every trial exactly once."""
+import multiprocessing
 import os
 import re
 import signal
@@ -10,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from rfbench import atomic
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.slow
@@ -86,3 +88,43 @@ def test_two_processes_on_one_run_share_the_trials(tmp_path, uninterrupted):
     # Each trial is claimed before it is computed, so the two logs hold each trial once.
     computed = re.findall(r"INFO trial (\d+):", (out.parent / "run.log").read_text())
     assert sorted(map(int, computed)) == list(range(TRIALS))
+
+
+def _killed_at_rename(path: Path) -> None:
+    """A writer of ``path`` killed (SIGKILL) after writing its temporary, before the rename."""
+    atomic.os.replace = lambda *_: os.kill(os.getpid(), signal.SIGKILL)
+    with atomic.atomic_write(path, "w") as handle:
+        handle.write("never renamed")
+
+
+@pytest.fixture
+def finished(tmp_path) -> Path:
+    """A run of TRIALS trials; returns its trials.csv."""
+    finish(start(tmp_path))
+    return trials_csv(tmp_path)
+
+
+def test_rerun_removes_stray_temporaries_and_repairs_a_cut_row(tmp_path, finished, uninterrupted):
+    for name in ("trials.csv", "trials.csv", "summary.csv"):
+        killed = multiprocessing.get_context("fork").Process(target=_killed_at_rename, args=(finished.parent / name,))
+        killed.start()
+        killed.join()
+        assert killed.exitcode == -signal.SIGKILL
+    assert len(list(finished.parent.glob(".*.part"))) == 3
+    text = finished.read_text()
+    finished.write_text(text[:-25])  # the last row cut short, as by a full disk
+    rerun = subprocess.run(command(tmp_path), cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr
+    assert list(finished.parent.glob(".*.part")) == []
+    assert "dropped an incomplete last line" in rerun.stdout and "1 trial(s) to do" in rerun.stdout
+    pd.testing.assert_frame_equal(pd.read_csv(finished)[METRICS], uninterrupted)
+
+
+def test_rerun_with_fewer_trials_keeps_every_recorded_trial_in_the_summary(tmp_path, finished):
+    rerun = subprocess.run([*command(tmp_path), "experiment.trials=2"], cwd=REPO, capture_output=True, text=True,
+                           timeout=600)
+    assert rerun.returncode == 0, rerun.stderr
+    summary = pd.read_csv(finished.parent / "summary.csv")
+    trials = pd.read_csv(finished)
+    assert summary.loc[0, "test_accuracy_count"] == TRIALS == len(trials)
+    assert summary.loc[0, "test_accuracy_mean"] == pytest.approx(trials["test_accuracy"].mean())

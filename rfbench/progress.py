@@ -1,0 +1,102 @@
+"""Progress of a run: trials done/total with an ETA, and the model selection's fits in a trial.
+
+On a terminal these are tqdm bars (the run's log lines are printed above them); elsewhere
+(a file, a pipe, ``CI`` set, a parallel launcher's worker sharing the terminal) they are
+plain log lines: one per trial, and one per ``FIT_LOG_INTERVAL`` seconds of model selection.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Iterator
+from typing import TextIO
+
+from tqdm import tqdm
+from tqdm.contrib.logging import logging_redirect_tqdm
+
+log = logging.getLogger("rfbench")
+
+#: Seconds between two plain log lines on the fits of one trial.
+FIT_LOG_INTERVAL = 60.0
+
+
+def interactive(stream: TextIO) -> bool:
+    """Whether to draw bars on ``stream``: a terminal, not CI, not a parallel launcher's worker."""
+    ci = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+    worker = multiprocessing.current_process().name != "MainProcess"  # its siblings share the tty
+    return stream.isatty() and not ci and not worker
+
+
+class TrialProgress:
+    """Counts the trials of one run; :meth:`fits` is the classifier's ``progress`` callback.
+
+    Parameters
+    ----------
+    total : int
+        Trials the run will hold.
+    done : int
+        Trials already recorded when the run starts (they do not count toward the ETA).
+    bars : bool
+        Draw tqdm bars on ``stream`` (else log lines).
+    stream : text stream, default=sys.stderr
+    """
+
+    def __init__(self, total: int, done: int, bars: bool, stream: TextIO = sys.stderr):
+        self.total, self.done, self.bars = total, done, bars
+        self._start, self._initial = time.monotonic(), done
+        self._last_fit_log = self._start
+        self._stream = stream
+        self._trials = tqdm(total=total, initial=done, desc="trials", unit="trial", file=stream,
+                            dynamic_ncols=True) if bars else None
+        self._fits: tqdm | None = None  # the current trial's, from its first fit on
+
+    def trial_done(self) -> None:
+        """Count one more recorded trial."""
+        self.done += 1
+        if self.bars:
+            self._close_fits()
+            self._trials.update(1)
+            return
+        elapsed = time.monotonic() - self._start
+        per_trial = elapsed / (self.done - self._initial)
+        log.info("progress: %d/%d trials, %s elapsed, ETA %s", self.done, self.total,
+                 tqdm.format_interval(elapsed), tqdm.format_interval(per_trial * (self.total - self.done)))
+
+    def fits(self, done: int, total: int) -> None:
+        """Model-selection fits ``done`` of ``total`` in the current trial."""
+        if self.bars:
+            if self._fits is None:
+                self._fits = tqdm(total=total, desc="  fits", unit="fit", file=self._stream, position=1,
+                                  leave=False, dynamic_ncols=True)
+            self._fits.update(done - self._fits.n)
+        elif time.monotonic() - self._last_fit_log >= FIT_LOG_INTERVAL:
+            self._last_fit_log = time.monotonic()
+            log.info("progress: trial %d/%d, model selection %d/%d fits", self.done + 1, self.total, done, total)
+
+    def close(self) -> None:
+        """End the bars (the trials bar stays on screen, the fits bar goes)."""
+        if self.bars:
+            self._close_fits()
+            self._trials.close()
+
+    def _close_fits(self) -> None:
+        if self._fits is not None:
+            self._fits.close()
+            self._fits = None
+
+
+@contextlib.contextmanager
+def trial_progress(total: int, done: int, stream: TextIO | None = None) -> Iterator[TrialProgress]:
+    """A :class:`TrialProgress` for one run, bars if ``stream`` (stderr) is a terminal."""
+    stream = stream or sys.stderr
+    bars = interactive(stream)
+    with logging_redirect_tqdm() if bars else contextlib.nullcontext():
+        progress = TrialProgress(total, done, bars, stream)
+        try:
+            yield progress
+        finally:
+            progress.close()

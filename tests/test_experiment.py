@@ -1,0 +1,57 @@
+"""The trial runner: failures and progress (on real, mirrored spambase)."""
+import re
+
+import pytest
+from hydra import compose, initialize_config_dir
+
+from rfbench import config, experiment, progress, results
+from tests.conftest import REPO
+
+
+def compose_cfg(results_dir, *overrides: str) -> dict:
+    with initialize_config_dir(str(REPO / "configs"), version_base="1.3"):
+        return config.to_dict(compose("config", overrides=[
+            f"experiment.results_dir={results_dir}", "experiment.trials=2", "experiment.n_gram=100",
+            "classifier=none", *overrides]))
+
+
+def failing_after(n_trials: int, error: BaseException):
+    """A stand-in for ``experiment._trial`` that completes ``n_trials`` trials, then raises."""
+    real, calls = experiment._trial, []
+
+    def trial(*args):
+        calls.append(1)
+        if len(calls) > n_trials:
+            raise error
+        return real(*args)
+    return trial
+
+
+@pytest.mark.parametrize("error", [RuntimeError("a bug"), KeyboardInterrupt()])
+def test_a_run_failing_before_its_first_trial_leaves_no_run_dir(tmp_path, monkeypatch, error):
+    cfg = compose_cfg(tmp_path)
+    monkeypatch.setattr(experiment, "_trial", failing_after(0, error))
+    with pytest.raises(type(error)):
+        experiment.run(cfg)
+    assert list(tmp_path.iterdir()) == []  # nor the folders made for it
+
+
+def test_a_run_failing_after_a_trial_keeps_it(tmp_path, monkeypatch):
+    cfg = compose_cfg(tmp_path)
+    monkeypatch.setattr(experiment, "_trial", failing_after(1, RuntimeError("a bug")))
+    with pytest.raises(RuntimeError):
+        experiment.run(cfg)
+    assert results.recorded(results.run_dir(cfg) / "trials.csv") == {0}
+
+
+def test_the_model_selection_reports_its_fits(tmp_path, monkeypatch, caplog):
+    monkeypatch.setattr(progress, "FIT_LOG_INTERVAL", 0.0)  # a line per fit
+    cfg = compose_cfg(tmp_path, "classifier=liblinear", "classifier.log2_C=[-1,0,1]", "classifier.cv=2",
+                      "experiment.trials=1")
+    with caplog.at_level("INFO", logger="rfbench"):
+        experiment.run(cfg)
+    lines = [r.getMessage() for r in caplog.records if "model selection" in r.getMessage()]
+    fits = [tuple(map(int, re.search(r"selection (\d+)/(\d+) fits", line).groups())) for line in lines]
+    total = 3 * 2 + 1  # each C on each fold, then the refit (the classifier may report several at once)
+    assert fits[-1] == (total, total) and {t for _, t in fits} == {total}
+    assert [done for done, _ in fits] == sorted({done for done, _ in fits})  # rising
