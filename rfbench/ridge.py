@@ -312,7 +312,8 @@ def _dense_rows(Z: np.ndarray | sp.spmatrix, rows: np.ndarray) -> Iterator[tuple
     step = max(1, _CHUNK_BYTES // (8 * max(1, Z.shape[1])))
     for start in range(0, len(rows), step):
         chunk = Z[rows[start : start + step]]
-        yield slice(start, start + step), chunk.toarray() if sp.issparse(chunk) else chunk.astype(np.float64)
+        # fancy indexing already copied the rows: no second copy when they are float64
+        yield slice(start, start + step), chunk.toarray() if sp.issparse(chunk) else np.asarray(chunk, dtype=np.float64)
 
 
 def _decision(Z: np.ndarray | sp.spmatrix, rows: np.ndarray, coef: np.ndarray, intercept: np.ndarray) -> np.ndarray:
