@@ -50,7 +50,7 @@ REPORT           = $(BIN)/python -m rfbench.reports.askrff --results $(RESULTS)
 ASKRFF_DATASETS ?= spambase,letter,ijcnn1,cod_rna_stratified
 ASKRFF_KERNELS  := shift_gaussian,sinh_gaussian,cosh_gaussian
 ASKRFF_FIG2_M   ?= 2,4,8,16,32,64,128,256,512,1024
-ASKRFF_FIG3_M   ?= 1,2,4,8
+ASKRFF_FIG3_M   ?= 1,2,4
 
 askrff: askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1
 
