@@ -1,11 +1,14 @@
 """Evaluation metrics: Gram-matrix approximation error and accuracy."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.linalg.blas import dgemm, dsyrk
 
 from rfbench.feature_map import DEFAULT_BLOCK_SIZE, FeatureMap
+from rfbench.validation import is_int
 
 
 def approximate_gram(
@@ -40,37 +43,58 @@ def approximate_gram(
 
 def _symmetric_gram(feature_map: FeatureMap, X: ArrayLike, block_size: int) -> np.ndarray:
     """K~(X, X), with the structured factor pairs of ``approximate_gram`` accumulated apart."""
-    n = np.shape(X)[0]
-    gram, upper, skew = (np.zeros((n, n), order="F") for _ in range(3))
+    total = _SymmetricSum(np.shape(X)[0])
     for L, R in feature_map.gram_blocks(X, None, block_size=block_size):
+        total.add(L, R)
+    return total.value()
+
+
+class _SymmetricSum:
+    """Running sum of alpha * L R^T over factor pairs of (X, X), in float64.
+
+    Pairs with R = +-L and R = [L2, -L1] (see ``approximate_gram``) go to their
+    own buffers at half the flops; ``value`` folds them into the sum.
+    """
+
+    def __init__(self, n: int) -> None:
+        self._gram, self._upper, self._skew = (np.zeros((n, n), order="F") for _ in range(3))
+
+    def add(self, L: np.ndarray, R: np.ndarray, alpha: float = 1.0) -> None:
+        """Add ``alpha * L @ R.T``."""
         half = L.shape[1] // 2
         if R is L or np.array_equal(R, L):
-            upper = dsyrk(1.0, L.T, beta=1.0, c=upper, trans=1, overwrite_c=True)
+            self._upper = dsyrk(alpha, L.T, beta=1.0, c=self._upper, trans=1, overwrite_c=True)
         elif np.array_equal(R, -L):
-            upper = dsyrk(-1.0, L.T, beta=1.0, c=upper, trans=1, overwrite_c=True)
+            self._upper = dsyrk(-alpha, L.T, beta=1.0, c=self._upper, trans=1, overwrite_c=True)
         elif (
             L.shape == R.shape
             and L.shape[1] == 2 * half
             and np.array_equal(R[:, :half], L[:, half:])
             and np.array_equal(R[:, half:], -L[:, :half])
         ):
-            skew = _add_product(skew, L[:, :half], L[:, half:])
+            self._skew = _add_product(self._skew, L[:, :half], L[:, half:], alpha)
         else:
-            gram = _add_product(gram, L, R)
-    # dsyrk filled the upper triangle only (the lower one is still 0).
-    gram += upper
-    upper[np.diag_indices(n)] = 0.0
-    gram += upper.T
-    gram += skew
-    gram -= skew.T
-    return gram
+            self._gram = _add_product(self._gram, L, R, alpha)
+
+    def value(self) -> np.ndarray:
+        """The sum so far, (n, n) Fortran-ordered; later ``add`` calls update it in place."""
+        gram, upper, skew = self._gram, self._upper, self._skew
+        # dsyrk filled the upper triangle only (the lower one is still 0).
+        gram += upper
+        upper[np.diag_indices_from(upper)] = 0.0
+        gram += upper.T
+        gram += skew
+        gram -= skew.T
+        upper.fill(0.0)
+        skew.fill(0.0)
+        return gram
 
 
-def _add_product(gram: np.ndarray, L: np.ndarray, R: np.ndarray) -> np.ndarray:
-    """``gram += L @ R.T`` in place for a Fortran-ordered float64 ``gram``."""
+def _add_product(gram: np.ndarray, L: np.ndarray, R: np.ndarray, alpha: float = 1.0) -> np.ndarray:
+    """``gram += alpha * L @ R.T`` in place for a Fortran-ordered float64 ``gram``."""
     # No (n_x, n_y) temporary: L.T and R.T are Fortran-contiguous views of the
     # C-ordered factors, so BLAS copies nothing, and gram is updated in place.
-    return dgemm(1.0, L.T, R.T, beta=1.0, c=gram, trans_a=True, overwrite_c=True)
+    return dgemm(alpha, L.T, R.T, beta=1.0, c=gram, trans_a=True, overwrite_c=True)
 
 
 def relative_gram_error(
@@ -83,16 +107,93 @@ def relative_gram_error(
     K : array-like of shape (n, n)
         Exact Gram matrix K[i, j] = k(x_i - x_j) of the rows of X.
     """
+    K, norm = _checked_gram(K, X)
+    residual = approximate_gram(feature_map, X, block_size=block_size)
+    residual -= K
+    return float(np.linalg.norm(residual) / norm)
+
+
+def relative_gram_errors_by_prefix(
+    K: ArrayLike,
+    feature_map: FeatureMap,
+    X: ArrayLike,
+    sizes: Sequence[int],
+    block_size: int = DEFAULT_BLOCK_SIZE,
+) -> dict[int, float]:
+    """``relative_gram_error`` of the map of the first s frequencies, for every s in ``sizes``.
+
+    One pass over the M frequencies of an extensible sequence: the un-normalized
+    sum S_s = sum_{j<s} k_j of the frequencies' contributions is accumulated in
+    order, and K~_s = S_s / s is compared with K as each size is passed. Each
+    frequency's features are computed once, and memory is O(n^2 + n * block_size)
+    whatever the number of sizes.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        Exact Gram matrix of the rows of X.
+    feature_map : FeatureMap
+        A fitted map offering ``segment(start, stop)`` (see ``FeatureMap``), e.g.
+        ``GaussianRFF``.
+    X : array-like of shape (n, d)
+    sizes : sequence of int
+        Strictly increasing prefix sizes s in 1..M, M = ``feature_map.n_components``.
+    block_size : int, default=DEFAULT_BLOCK_SIZE
+        Frequencies per factor block, as in ``approximate_gram``.
+
+    Returns
+    -------
+    dict mapping each s of ``sizes`` to ||K - K~_s||_F / ||K||_F
+    """
+    if not callable(getattr(feature_map, "segment", None)):
+        raise TypeError(
+            f"{type(feature_map).__name__} does not support prefixes of its frequencies: it has no "
+            "segment(start, stop) (see FeatureMap); only maps whose K~ is the plain mean over one "
+            "extensible sequence of frequencies, such as GaussianRFF, offer it"
+        )
+    K, norm = _checked_gram(K, X)
+    sizes = _checked_sizes(sizes, feature_map.n_components)
+    total = _SymmetricSum(K.shape[0])
+    residual = np.empty_like(K, order="F")
+    errors, start = {}, 0
+    for stop in sizes:
+        # The segment's K~ is the mean of its stop - start contributions.
+        for L, R in feature_map.segment(start, stop).gram_blocks(X, None, block_size=block_size):
+            total.add(L, R, alpha=stop - start)
+        np.multiply(total.value(), 1.0 / stop, out=residual)
+        residual -= K
+        errors[stop] = float(np.linalg.norm(residual) / norm)
+        start = stop
+    return errors
+
+
+def _checked_gram(K: ArrayLike, X: ArrayLike) -> tuple[np.ndarray, float]:
+    """K as float64 and its Frobenius norm; ValueError unless it is a nonzero (n, n) for X's n rows."""
     K = np.asarray(K, dtype=np.float64)
     n = np.shape(X)[0]
     if K.shape != (n, n):
         raise ValueError(f"K has shape {K.shape}, expected ({n}, {n}) for X with {n} rows")
-    norm = np.linalg.norm(K)
+    norm = float(np.linalg.norm(K))
     if norm == 0.0:
         raise ValueError("K is all zeros: the relative error is undefined")
-    residual = approximate_gram(feature_map, X, block_size=block_size)
-    residual -= K
-    return float(np.linalg.norm(residual) / norm)
+    return K, norm
+
+
+def _checked_sizes(sizes: Sequence[int], n_components: int) -> list[int]:
+    """``sizes`` as ints; ValueError naming the first that is not strictly increasing in 1..n_components."""
+    valid = f"sizes must be strictly increasing integers in 1..{n_components} (the map's n_components)"
+    sizes = list(sizes)
+    if not sizes:
+        raise ValueError(f"sizes is empty; {valid}")
+    for i, size in enumerate(sizes):
+        if not is_int(size) or not 1 <= size <= n_components:
+            raise ValueError(f"sizes[{i}]={size!r} is not valid; {valid}")
+        if i and size <= sizes[i - 1]:
+            raise ValueError(
+                f"sizes[{i}]={size} does not exceed sizes[{i - 1}]={sizes[i - 1]}; {valid} "
+                "(sorted(set(sizes)) sorts them and drops duplicates)"
+            )
+    return [int(size) for size in sizes]
 
 
 def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:

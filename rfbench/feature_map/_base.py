@@ -23,6 +23,15 @@ class FeatureMap(TransformerMixin, BaseEstimator, ABC):
     ``gram_blocks`` gives low-rank factors of the approximate Gram matrix,
     sum_b L_b R_b^T = K~(X, Y), which for an asymmetric kernel is not
     ``transform(X) @ transform(Y).T``.
+
+    Prefixes.  A map whose K~ is the plain mean (1/M) sum_{j<M} k_j of the
+    contributions k_j of one extensible sequence of M frequencies (``n_components``)
+    can be cut into its first s frequencies, whose K~_s = (1/s) sum_{j<s} k_j.
+    Such a map offers ``segment(start, stop)``: the fitted map made of frequencies
+    [start, stop) alone, normalized by stop - start; ``rfbench.metrics.
+    relative_gram_errors_by_prefix`` uses it to give the error of every prefix in
+    one pass. ``GaussianRFF`` does; ``AsKRFF`` does not (its parts are weighted by
+    estimated total masses) and neither does ``IdentityMap`` (no frequencies).
     """
 
     @abstractmethod

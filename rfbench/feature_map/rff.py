@@ -5,6 +5,9 @@ from collections.abc import Iterator
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
+from sklearn.utils.validation import check_is_fitted
+
+from rfbench.validation import is_int
 
 from ._base import (
     DEFAULT_BLOCK_SIZE,
@@ -96,6 +99,25 @@ class GaussianRFF(FeatureMap):
         for cols in frequency_blocks(self.n_components, block_size):
             Z = self._features(X, cols, np.float64)
             yield Z, (Z if Y is X else self._features(Y, cols, np.float64))
+
+    def segment(self, start: int, stop: int) -> GaussianRFF:
+        """The fitted map made of frequencies [start, stop) alone, normalized by stop - start.
+
+        ``segment(0, s)`` is the map of the first s frequencies (columns of W), with
+        ``n_components=s``; see FeatureMap (prefixes). Its W and b are views, not copies.
+        """
+        check_is_fitted(self)
+        if not (is_int(start) and is_int(stop) and 0 <= start < stop <= self.n_components):
+            raise ValueError(
+                f"segment({start!r}, {stop!r}) is not valid; need integers 0 <= start < stop <= "
+                f"n_components={self.n_components}"
+            )
+        part = GaussianRFF(n_components=int(stop - start), sigma=self.sigma, variant=self.variant, dtype=self.dtype)
+        part.n_features_in_ = self.n_features_in_
+        part.random_weights_ = self.random_weights_[:, start:stop]
+        if self.variant == "cos_offset":
+            part.random_offset_ = self.random_offset_[start:stop]
+        return part
 
     def _features(self, X: np.ndarray, cols: slice, dtype: DTypeLike) -> np.ndarray:
         """The columns of z(X) that belong to frequencies ``cols`` (normalized by the full M)."""

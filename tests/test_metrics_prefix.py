@@ -1,0 +1,105 @@
+"""Gram errors of every prefix of a map's frequencies, in one pass, against independently built maps."""
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+from scipy.spatial.distance import cdist
+
+from rfbench.feature_map import AsKRFF, GaussianRFF, IdentityMap
+from rfbench.metrics import relative_gram_error, relative_gram_errors_by_prefix
+
+RNG = np.random.default_rng(0)
+X = RNG.normal(size=(30, 4))
+K = np.exp(-cdist(X, X, "sqeuclidean") / 2)
+
+
+def first_frequencies(rff: GaussianRFF, s: int) -> GaussianRFF:
+    """A map fitted with n_components=s whose W (and b) are copies of rff's first s."""
+    prefix = GaussianRFF(n_components=s, variant=rff.variant, random_state=99).fit(X)
+    prefix.random_weights_ = rff.random_weights_[:, :s].copy()
+    if rff.variant == "cos_offset":
+        prefix.random_offset_ = rff.random_offset_[:s].copy()
+    return prefix
+
+
+@pytest.mark.parametrize("variant", ["cos_sin", "cos_offset"])
+@pytest.mark.parametrize("block_size", [1, 4, 1000])
+def test_each_prefix_error_equals_that_of_its_own_map(variant, block_size):
+    rff = GaussianRFF(n_components=40, variant=variant, random_state=1).fit(X)
+    sizes = [1, 2, 7, 8, 23, 40]
+    errors = relative_gram_errors_by_prefix(K, rff, X, sizes, block_size=block_size)
+    expected = [relative_gram_error(K, first_frequencies(rff, s), X) for s in sizes]
+    assert list(errors) == sizes
+    np.testing.assert_allclose(list(errors.values()), expected, rtol=1e-12, atol=0)
+    assert len(set(expected)) == len(sizes)  # the prefixes differ, so a wrong size would show
+
+
+@pytest.mark.parametrize("variant", ["cos_sin", "cos_offset"])
+def test_segment_is_the_map_of_those_frequencies(variant):
+    rff = GaussianRFF(n_components=12, variant=variant, dtype="float64", random_state=2).fit(X)
+    part = rff.segment(3, 8)
+    assert part.n_components == 5 and part.variant == variant
+    Z = rff.transform(X)
+    width = 12 if variant == "cos_sin" else 0
+    columns = np.r_[3:8, width + 3 : width + 8] if width else np.r_[3:8]
+    # rff's columns are normalized by M = 12, the segment's by its 5 frequencies.
+    np.testing.assert_allclose(part.transform(X), Z[:, columns] * np.sqrt(12 / 5), rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("sizes", "message"),
+    [
+        ([0, 4], r"sizes\[0\]=0 is not valid; sizes must be strictly increasing integers in 1\.\.20"),
+        ([4, 21], r"sizes\[1\]=21 is not valid; .* in 1\.\.20 \(the map's n_components\)"),
+        ([2, 2.5], r"sizes\[1\]=2\.5 is not valid; .* in 1\.\.20"),
+        ([8, 4], r"sizes\[1\]=4 does not exceed sizes\[0\]=8; .* in 1\.\.20 .*sorted\(set\(sizes\)\)"),
+        ([4, 8, 8], r"sizes\[2\]=8 does not exceed sizes\[1\]=8"),
+        ([], r"sizes is empty; sizes must be strictly increasing integers in 1\.\.20"),
+    ],
+)
+def test_bad_sizes_are_rejected(sizes, message):
+    rff = GaussianRFF(n_components=20, random_state=3).fit(X)
+    with pytest.raises(ValueError, match=message):
+        relative_gram_errors_by_prefix(K, rff, X, sizes)
+
+
+def test_suggested_fix_for_unsorted_sizes_works():
+    rff = GaussianRFF(n_components=20, random_state=3).fit(X)
+    sizes = [8, 4, 8, 20]
+    errors = relative_gram_errors_by_prefix(K, rff, X, sorted(set(sizes)))
+    assert list(errors) == [4, 8, 20]
+
+
+@pytest.mark.parametrize("fmap", [AsKRFF(kernel="sinh_gaussian", n_components=8, random_state=0), IdentityMap()])
+def test_maps_without_segments_are_refused(fmap):
+    U = RNG.uniform(size=(10, 4))
+    fmap.fit(U)
+    name = type(fmap).__name__
+    with pytest.raises(TypeError, match=rf"{name} does not support prefixes of its frequencies.*segment\(start, stop\)"):
+        relative_gram_errors_by_prefix(np.eye(10), fmap, U, [1])
+
+
+@pytest.mark.parametrize(("start", "stop"), [(-1, 3), (3, 3), (0, 13), (0.0, 3)])
+def test_segment_rejects_bad_bounds(start, stop):
+    rff = GaussianRFF(n_components=12, random_state=2).fit(X)
+    with pytest.raises(ValueError, match=r"need integers 0 <= start < stop <= n_components=12"):
+        rff.segment(start, stop)
+
+
+def test_memory_does_not_grow_with_the_number_of_sizes():
+    """Five (n, n) float64 buffers (K's copy aside) and one block: about 1.6 MB + 0.8 MB for n = 200."""
+    U = RNG.normal(size=(200, 4))
+    KU = np.exp(-cdist(U, U, "sqeuclidean") / 2)
+    rff = GaussianRFF(n_components=2000, random_state=4).fit(U)
+    peaks = []
+    for sizes in ([1000, 2000], range(50, 2001, 50)):
+        tracemalloc.start()
+        try:
+            relative_gram_errors_by_prefix(KU, rff, U, sizes, block_size=256)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    assert peaks[1] < 4 * 2**20, peaks
+    assert peaks[1] < 1.1 * peaks[0], peaks
