@@ -117,7 +117,8 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
     coef_ : ndarray of shape (n_features, n_w)
         Weights of the model refitted on all training data with ``C_``: one
         column for two classes (positive means ``classes_[1]``), else one per
-        class in ``classes_`` order.
+        class in ``classes_`` order (LibLinear's Crammer-Singer, solver 4, keeps
+        its two columns for two classes, in LibLinear's label order).
     intercept_ : ndarray of shape (n_w,)
         ``bias`` times the weight of the bias feature (zeros when ``bias < 0``).
     model_ : liblinear model
@@ -191,7 +192,7 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
         self._select_C(grid, self._cross_validate(X, y_idx, prob, grid) if cross_validate else None)
         self.model_ = _train(prob, self._parameter(), self.C_)
         self._fitted(1)
-        self.coef_, self.intercept_, self._labels = _weights(self.model_)
+        self.coef_, self.intercept_, self._labels = _in_class_order(*_weights(self.model_))
 
     def _fit_newton(self, X: np.ndarray, y_idx: np.ndarray, grid: np.ndarray, cross_validate: bool) -> None:
         """CV and refit by ``squared_hinge_path``: folds in threads, then the refit's classes.
@@ -451,6 +452,19 @@ def _weights(model) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if model.bias >= 0:
         return w[:-1], w[-1] * model.bias, labels
     return w, np.zeros(w.shape[1]), labels
+
+
+def _in_class_order(coef: np.ndarray, intercept: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, ...]:
+    """LibLinear's weights as ``coef_`` documents them: one column per class in ``classes_`` order, or
+    one column positive for class 1 (Crammer-Singer's two columns for two classes stay as LibLinear
+    has them).  Predictions change only on exact ties, where LibLinear's rule favours its first label."""
+    if coef.shape[1] == 1:
+        sign = 1.0 if labels[0] == 1 else -1.0
+        return sign * coef, sign * intercept, np.array([1, 0])
+    if coef.shape[1] == len(labels) > 2:
+        order = np.argsort(labels)
+        return coef[:, order], intercept[order], labels[order]
+    return coef, intercept, labels
 
 
 def _raw_w(model) -> np.ndarray:

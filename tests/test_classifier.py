@@ -275,3 +275,15 @@ def test_newton_refuses_a_design_wider_than_its_hessian_limit(monkeypatch):
     with pytest.raises(ValueError, match=r"p=13 columns with the bias, more than 12; use a LibLinear solver"):
         LibLinearClassifier(solver="newton", bias=1.0).fit(X, y)
     LibLinearClassifier(solver="newton", bias=-1.0, C_grid=(1.0,)).fit(X, y)
+
+
+@pytest.mark.parametrize("solver, n_classes", [(1, 2), (2, 4), ("newton", 2), ("newton", 4)])
+def test_coef_columns_follow_classes_order_whatever_the_solver(solver, n_classes):
+    """coef_ column k scores classes_[k] (two classes: one column, positive for classes_[1])."""
+    X, y = noisy_problem(n_classes=n_classes, seed=9)
+    y = (n_classes - 1 - y) * 10  # first-seen label order differs from sorted order
+    clf = LibLinearClassifier(solver=solver, C_grid=(1.0,), bias=-1.0).fit(X, y)
+    scores = X @ clf.coef_ + clf.intercept_
+    expected = np.where(scores[:, 0] > 0, clf.classes_[1], clf.classes_[0]) if n_classes == 2 else \
+        clf.classes_[np.argmax(scores, axis=1)]
+    np.testing.assert_array_equal(clf.predict(X), expected)
