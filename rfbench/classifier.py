@@ -28,7 +28,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.validation import check_array, check_is_fitted
 from threadpoolctl import threadpool_limits
 
-from rfbench.newton_svc import DEFAULT_TOL, squared_hinge_path
+from rfbench.newton_svc import DEFAULT_TOL, newton_gram, squared_hinge_path
 from rfbench.validation import is_int, is_real
 
 #: The paper's grid C = 2^-5, 2^-4, ..., 2^5.
@@ -344,7 +344,7 @@ def _newton_fold(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(test-fold accuracy, weights (n_C, p, n_w)) along the increasing grid ``Cs``, one path per column of signs."""
     Z_train = Z[train]
-    gram = Z_train.T @ Z_train
+    gram = newton_gram(Z_train)
     W = np.stack([np.array(list(squared_hinge_path(Z_train, signs[train, k], Cs, tol=tol, gram=gram)))
                   for k in range(signs.shape[1])], axis=-1)
     decisions = Z[test] @ W  # (n_C, n_test, n_w)

@@ -71,9 +71,9 @@ def squared_hinge_path(
         Stop when ||g(w)|| <= tol * ||g(0)||.
     max_iter : int
         Newton steps per C; reaching it raises a ConvergenceWarning.
-    gram : ndarray of shape (n_features, n_features), optional
-        Z^T Z, if the caller has it (it serves every label vector of one Z);
-        computed here when first needed otherwise.
+    gram : ndarray, optional
+        ``newton_gram(Z)``, if the caller has it (it serves every label vector of
+        one Z); computed here when first needed otherwise.
 
     Yields
     ------
@@ -82,26 +82,36 @@ def squared_hinge_path(
     """
     w = np.zeros(Z.shape[1]) if w0 is None else np.array(w0, dtype=np.float64)
     gnorm0 = np.linalg.norm(Z.T @ y)  # ||g(0)|| = 2C ||Z^T y||
-    active_gram = _ActiveGram(Z, gram)
+    system = _ActiveGram(Z, gram) if _primal(Z) else _RowGram(Z, gram)
     for C in Cs:
-        w = _minimize(Z, y, float(C), w, tol * 2.0 * C * gnorm0, max_iter, active_gram)
+        w = _minimize(Z, y, float(C), w, tol * 2.0 * C * gnorm0, max_iter, system)
         yield w.copy()
 
 
+def newton_gram(Z: np.ndarray) -> np.ndarray:
+    """The Gram the Newton steps use: Z^T Z (p x p) if p <= n, else Z Z^T (n x n)."""
+    return Z.T @ Z if _primal(Z) else Z @ Z.T
+
+
+def _primal(Z: np.ndarray) -> bool:
+    """Factor the p x p Hessian when p <= n; otherwise, by Woodbury, an |I| x |I| system."""
+    return Z.shape[1] <= Z.shape[0]
+
+
 def _minimize(
-    Z: np.ndarray, y: np.ndarray, C: float, w: np.ndarray, gtol: float, max_iter: int, active_gram: _ActiveGram
+    Z: np.ndarray, y: np.ndarray, C: float, w: np.ndarray, gtol: float, max_iter: int,
+    system: _ActiveGram | _RowGram,
 ) -> np.ndarray:
     margin = Z @ w
     for _ in range(max_iter):
         r = 1.0 - y * margin
         mask = r > 0
         active = np.flatnonzero(mask)
-        g = w - 2.0 * C * (Z.take(active, axis=0).T @ (y[active] * r[active]))  # take: ~10x a boolean mask
+        Z_act = Z.take(active, axis=0)  # take: ~10x a boolean mask
+        g = w - 2.0 * C * (Z_act.T @ (y[active] * r[active]))
         if np.linalg.norm(g) <= gtol:
             return w
-        H = 2.0 * C * active_gram.update(mask)
-        H[np.diag_indices_from(H)] += 1.0
-        s = -cho_solve(cho_factor(H, lower=True, check_finite=False), g, check_finite=False)
+        s = system.newton_step(mask, active, Z_act, g, C)
         d = Z @ s
         t = _line_search(y, margin, d, C, w @ s, s @ s)
         w += t * s
@@ -122,6 +132,12 @@ class _ActiveGram:
         self.Z, self._gram = Z, gram
         self.mask: np.ndarray | None = None
         self.value: np.ndarray | None = None
+
+    def newton_step(self, mask: np.ndarray, active: np.ndarray, Z_act: np.ndarray, g: np.ndarray, C: float) -> np.ndarray:
+        """s = -H^-1 g with H = I + 2C Z_I^T Z_I, one p x p Cholesky."""
+        H = 2.0 * C * self.update(mask)
+        H[np.diag_indices_from(H)] += 1.0
+        return -cho_solve(cho_factor(H, lower=True, check_finite=False), g, check_finite=False)
 
     def update(self, mask: np.ndarray) -> np.ndarray:
         n_active = int(np.count_nonzero(mask))
@@ -148,6 +164,25 @@ class _ActiveGram:
     def _outer(self, rows: np.ndarray) -> np.ndarray:
         Z_rows = self.Z.take(rows, axis=0)
         return Z_rows.T @ Z_rows  # numpy computes A^T A with syrk
+
+
+class _RowGram:
+    """Newton steps for p > n through the n x n Gram Z Z^T (Woodbury's identity).
+
+    H^-1 g = g - Z_I^T (I / 2C + Z_I Z_I^T)^-1 Z_I g: one |I| x |I| Cholesky
+    (|I| <= n < p) on a block of Z Z^T, which is formed once for every C and label vector.
+    """
+
+    def __init__(self, Z: np.ndarray, gram: np.ndarray | None):
+        self.rows = Z @ Z.T if gram is None else gram
+
+    def newton_step(self, mask: np.ndarray, active: np.ndarray, Z_act: np.ndarray, g: np.ndarray, C: float) -> np.ndarray:
+        if len(active) == 0:
+            return -g  # H = I
+        K = self.rows[np.ix_(active, active)]
+        K[np.diag_indices_from(K)] += 1.0 / (2.0 * C)
+        v = cho_solve(cho_factor(K, lower=True, check_finite=False), Z_act @ g, check_finite=False)
+        return Z_act.T @ v - g
 
 
 def _line_search(y: np.ndarray, margin: np.ndarray, d: np.ndarray, C: float, ws: float, ss: float) -> float:

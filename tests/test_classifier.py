@@ -229,10 +229,11 @@ def test_bad_data_is_rejected():
 
 
 # --- solver="newton": LibLinear's L2-loss SVM problem, solved to optimality by rfbench ---------
-@pytest.mark.parametrize("n_classes, bias", [(2, -1.0), (3, 1.0), (4, -1.0)])
-def test_newton_cv_and_model_equal_tightly_converged_liblinear(n_classes, bias):
+@pytest.mark.parametrize("n_classes, bias, n, d", [(2, -1.0, 300, 12), (3, 1.0, 300, 12), (4, -1.0, 300, 12),
+                                                  (3, -1.0, 120, 150)])  # the last: more columns than rows
+def test_newton_cv_and_model_equal_tightly_converged_liblinear(n_classes, bias, n, d):
     """Same folds, grid and problem as LibLinear -s 2 at -e 1e-10: same CV scores, C, predictions."""
-    X, y = noisy_problem(n_classes=n_classes, seed=n_classes)
+    X, y = noisy_problem(n=n, d=d, n_classes=n_classes, seed=n_classes)
     grid = (2.0**-6, 2.0**-2, 1.0, 8.0)
     clf = LibLinearClassifier(solver="newton", C_grid=grid, cv=4, bias=bias, random_state=7).fit(X, y)
 

@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse as sp
 from liblinear.liblinearutil import train
 
-from rfbench.newton_svc import primal_objective, squared_hinge_path
+from rfbench.newton_svc import _ActiveGram, _RowGram, newton_gram, primal_objective, squared_hinge_path
 
 
 def binary_problem(n=400, p=15, seed=0, scale=1.0):
@@ -25,8 +25,9 @@ def liblinear_w(Z, y, C, solver):
 
 @pytest.mark.parametrize("C", [2.0**-5, 1.0, 32.0])
 @pytest.mark.parametrize("solver", [1, 2])
-def test_minimizer_is_liblinears_optimum(C, solver):
-    Z, y = binary_problem()
+@pytest.mark.parametrize("n, p", [(400, 15), (60, 150)])  # p > n: Newton steps through Z Z^T (Woodbury)
+def test_minimizer_is_liblinears_optimum(C, solver, n, p):
+    Z, y = binary_problem(n=n, p=p)
     ours = next(squared_hinge_path(Z, y, [C]))
     theirs = liblinear_w(Z, y, C, solver)
     f_ours, f_theirs = primal_objective(Z, y, C, ours), primal_objective(Z, y, C, theirs)
@@ -72,3 +73,23 @@ def test_step_limit_warns():
     Z, y = binary_problem(seed=5)
     with pytest.warns(Warning, match="did not reach tol in 1 steps at C=32"):
         next(squared_hinge_path(Z, y, [32.0], max_iter=1))
+
+
+def test_the_two_newton_systems_give_the_same_step():
+    """I + 2C Z_I^T Z_I solved directly (p x p) and through Woodbury (|I| x |I|) agree."""
+    Z, y = binary_problem(n=50, p=80, seed=6)
+    w, C = np.random.default_rng(0).standard_normal(80) * 0.05, 3.0
+    r = 1.0 - y * (Z @ w)
+    mask = r > 0
+    active = np.flatnonzero(mask)
+    g = w - 2.0 * C * (Z[active].T @ (y[active] * r[active]))
+    direct = _ActiveGram(Z, None).newton_step(mask, active, Z[active], g, C)
+    woodbury = _RowGram(Z, None).newton_step(mask, active, Z[active], g, C)
+    expected = -np.linalg.solve(np.eye(80) + 2.0 * C * Z[active].T @ Z[active], g)
+    np.testing.assert_allclose(direct, expected, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(woodbury, expected, rtol=1e-9, atol=1e-12)
+
+
+def test_newton_gram_is_the_smaller_one():
+    Z, _ = binary_problem(n=30, p=12)
+    assert newton_gram(Z).shape == (12, 12) and newton_gram(Z.T.copy()).shape == (12, 12)
