@@ -56,9 +56,16 @@ class RfbenchCallback(Callback):
         print(sweep_table(Path(config.hydra.sweep.dir)))
 
     def _watch(self, output: Path) -> None:
-        """Note the folders Hydra is about to create; clean them at exit unless completed."""
-        self._output = output.absolute()
-        self._created = [p for p in [self._output, *self._output.parents] if not p.exists()]
+        """Note the folders Hydra is about to create; clean them at exit unless completed.
+
+        A sweep folder that exists already (``hydra.sweep.dir`` set to a user's folder, or
+        another sweep's) is not this sweep's to remove: nothing is cleaned then.
+        """
+        output = output.absolute()
+        if output.exists():
+            return
+        self._output = output
+        self._created = [p for p in [output, *output.parents] if not p.exists()]
         atexit.register(self._clean_up)
 
     def _clean_up(self) -> None:

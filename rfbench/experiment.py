@@ -185,7 +185,8 @@ def _classify(cfg: dict, data: Dataset, fmap, seed: int, fits: FitProgress | Non
     row: dict[str, Any] = {"n_features": Z.shape[1], "time_transform": time.perf_counter() - start}
     clf = build_classifier(cfg, seed, progress=fits)
     start = time.perf_counter()
-    clf.fit(Z, data.y_train)
+    with _reported_as("classifier", cfg):  # e.g. more columns than solver=newton takes, known only now
+        clf.fit(Z, data.y_train)
     row["time_train"] = time.perf_counter() - start
     del Z
     start = time.perf_counter()

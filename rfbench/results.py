@@ -34,7 +34,7 @@ from typing import Any
 import pandas as pd
 
 from rfbench.atomic import atomic_write
-from rfbench.config import EXECUTION_KEYS, run_id
+from rfbench.config import EXECUTION_KEYS, PROVENANCE_KEYS, run_id
 
 log = logging.getLogger("rfbench")
 
@@ -180,8 +180,9 @@ def format_mean_sd(summary: Mapping[str, Any], metric: str) -> str:
 
 
 def config_columns(trials: pd.DataFrame) -> list[str]:
-    """The flattened config columns that determine a run's numbers (execution settings left out)."""
-    return [c for c in trials.columns if "." in c and c not in EXECUTION_KEYS]
+    """The flattened config columns that determine a run's numbers (execution settings and where the
+    data came from left out, as in the run id)."""
+    return [c for c in trials.columns if "." in c and c not in EXECUTION_KEYS and not PROVENANCE_KEYS.fullmatch(c)]
 
 
 def collect(root: Path) -> pd.DataFrame:

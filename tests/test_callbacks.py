@@ -76,3 +76,20 @@ def test_a_sweep_stopped_by_a_rejected_job_keeps_only_the_completed_jobs(tmp_pat
     assert sorted(p.name for p in sweep.iterdir()) == ["0", "multirun.yaml"]
     assert (sweep / "0" / callbacks.JOB_RECORD).exists()
     assert len(list((tmp_path / "default" / "runs").iterdir())) == 1
+
+
+def test_a_failed_sweep_leaves_an_existing_sweep_folder_alone(tmp_path):
+    """hydra.sweep.dir set to a folder that exists (a user's, or another sweep's): nothing is removed."""
+    mine = tmp_path / "mine"
+    (mine / "sub").mkdir(parents=True)
+    (mine / "sub" / "notes.txt").write_text("keep")
+    callback = callbacks.RfbenchCallback()
+    callback._watch(mine)
+    callback._clean_up()  # as at exit after a failed sweep
+    assert (mine / "sub" / "notes.txt").read_text() == "keep"
+    fresh = tmp_path / "new" / "sweep"
+    callback = callbacks.RfbenchCallback()
+    callback._watch(fresh)
+    (fresh / "0").mkdir(parents=True)  # Hydra makes it after on_multirun_start
+    callback._clean_up()
+    assert list(tmp_path.iterdir()) == [mine]

@@ -55,3 +55,13 @@ def test_the_model_selection_reports_its_fits(tmp_path, monkeypatch, caplog):
     total = 3 * 2 + 1  # each C on each fold, then the refit (the classifier may report several at once)
     assert fits[-1] == (total, total) and {t for _, t in fits} == {total}
     assert [done for done, _ in fits] == sorted({done for done, _ in fits})  # rising
+
+
+def test_features_too_wide_for_the_newton_solver_are_a_config_error(tmp_path, monkeypatch):
+    """Known only once the features exist; still `rfbench: error:` (ConfigError), not a traceback."""
+    from rfbench import classifier
+    monkeypatch.setattr(classifier, "MAX_NEWTON_FEATURES", 100)  # rff at M = 2d: 228 columns
+    cfg = compose_cfg(tmp_path, "classifier=liblinear", "experiment.n_gram=0", "classifier.log2_C=[0]")
+    with pytest.raises(config.ConfigError, match=r"classifier=liblinear: solver='newton' .* p=228 .* use a LibLinear"):
+        experiment.run(cfg)
+    assert list(tmp_path.iterdir()) == []

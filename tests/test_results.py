@@ -109,3 +109,10 @@ def test_one_trial_shows_its_mean_without_a_nan_sd():
     assert results.format_mean_sd(summary, "test_accuracy") == "0.9100"
     two = results.summarize(pd.DataFrame({"run_id": ["a", "a"], "test_accuracy": [0.9, 0.8]})).iloc[0]
     assert results.format_mean_sd(two, "test_accuracy") == f"0.8500 +- {0.1 / 2 ** 0.5:.4f}"
+
+
+def test_where_the_data_came_from_is_not_a_config_column():
+    """As in the run id: a URL's pinned hash or a mirror does not split a run into two series."""
+    frame = pd.DataFrame(columns=["dataset.name", "dataset.mirror", "dataset.files.data.urls",
+                                  "dataset.files.data.sha256", "experiment.trials", "test_accuracy"])
+    assert results.config_columns(frame) == ["dataset.name", "dataset.files.data.sha256"]
