@@ -224,8 +224,9 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
                 start = np.mean(weights, axis=0)[np.flatnonzero(grid[order] == self.C_)[0]]
             else:
                 self._select_C(grid, None)
-            refits = [pool.submit(_newton_refit, Z, signs[:, k], self.C_, None if start is None else start[:, k], tol)
-                      for k in range(signs.shape[1])]
+            gram = newton_gram(Z) if signs.shape[1] > 1 else None  # one for every class's refit
+            refits = [pool.submit(_newton_refit, Z, signs[:, k], self.C_, None if start is None else start[:, k],
+                                  tol, gram) for k in range(signs.shape[1])]
             W = np.column_stack([job.result() for job in refits])
         self._fitted(1)
         self.coef_, self.intercept_ = (W[:-1], W[-1] * self.bias) if self.bias >= 0 else (W, np.zeros(W.shape[1]))
@@ -352,8 +353,10 @@ def _newton_fold(
     return np.mean(predicted == y_idx[test], axis=1), W
 
 
-def _newton_refit(Z: np.ndarray, y: np.ndarray, C: float, start: np.ndarray | None, tol: float) -> np.ndarray:
-    return next(squared_hinge_path(Z, y, [C], start, tol))
+def _newton_refit(
+    Z: np.ndarray, y: np.ndarray, C: float, start: np.ndarray | None, tol: float, gram: np.ndarray | None
+) -> np.ndarray:
+    return next(squared_hinge_path(Z, y, [C], start, tol, gram=gram))
 
 
 def _design_matrix(X: np.ndarray, bias: float) -> np.ndarray:

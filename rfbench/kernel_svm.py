@@ -28,6 +28,7 @@ from sklearn.utils.validation import check_array, check_is_fitted
 
 from rfbench.classifier import DEFAULT_C_GRID
 from rfbench.grid_search import Progress, check_cv, check_grid, make_folds
+from rfbench.kernel.modulated import squared_distances as kernel_squared_distances
 from rfbench.validation import is_int, is_real
 
 #: Default RBF grid gamma = 2^-4, 2^-2, 1, 4, 16 (for features scaled to about [-1, 1]).
@@ -315,12 +316,7 @@ def squared_distances(A: np.ndarray, B: np.ndarray, center: np.ndarray) -> np.nd
     is B the matrix is exactly symmetric with a zero diagonal.
     """
     A_c = A - center
-    B_c = A_c if B is A else B - center  # the same operand lets A_c @ A_c.T be one symmetric syrk
-    distances = A_c @ B_c.T
-    distances *= -2.0
-    distances += np.einsum("ij,ij->i", A_c, A_c)[:, None]
-    distances += np.einsum("ij,ij->i", B_c, B_c)[None, :]
-    np.maximum(distances, 0.0, out=distances)
+    distances = kernel_squared_distances(A_c, A_c if B is A else B - center)
     if A is B:  # exactly symmetric with a zero diagonal, as a Gram of the same points must be
         distances += distances.T  # numpy buffers the overlapping transpose
         distances *= 0.5
