@@ -28,6 +28,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.validation import check_array, check_is_fitted
 from threadpoolctl import threadpool_limits
 
+from rfbench.grid_search import GridSearchResults
 from rfbench.newton_svc import DEFAULT_TOL, newton_gram, squared_hinge_path
 from rfbench.validation import is_int, is_real
 
@@ -60,7 +61,11 @@ _libc_srand = _libc.srand
 _SILENT = ctypes.CFUNCTYPE(None, ctypes.c_char_p)(ctypes.cast(_libc.strlen, ctypes.c_void_p).value)
 
 
-class LibLinearClassifier(ClassifierMixin, BaseEstimator):
+#: The C values LibLinear takes: about 1e-30..1e30, where its objective stays finite.
+C_RANGE = (2.0**-100, 2.0**100)
+
+
+class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
     """LibLinear linear classifier with C chosen by stratified k-fold cross-validation.
 
     Parameters
@@ -126,7 +131,11 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
         are indices into ``classes_`` (LibLinear solvers only).
     n_features_in_ : int
         Number of features seen in ``fit``.
+    best_params_, grid_scores_, selected_on_test_, cv_score_
+        The grid search's report (``rfbench.grid_search.GridSearchResults``).
     """
+
+    tasks = ("classification",)
 
     def __init__(
         self,
@@ -238,6 +247,7 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
             self.cv_scores_, self.C_ = np.full(len(grid), np.nan), float(grid.min())
         else:
             self.cv_scores_, self.C_ = scores, float(grid[scores == scores.max()].min())
+        self._record_grid({"C": grid}, self.cv_scores_, {"C": self.C_})
 
     def _fitted(self, n: int) -> None:
         self._fits += n
@@ -280,8 +290,9 @@ class LibLinearClassifier(ClassifierMixin, BaseEstimator):
         grid = np.asarray(self.C_grid, dtype=np.float64)
         if grid.ndim != 1 or grid.size == 0:
             raise ValueError(f"C_grid must be a non-empty 1-D sequence of floats > 0, got {self.C_grid!r}")
-        if not np.all(np.isfinite(grid) & (grid > 0)):
-            raise ValueError(f"every C in C_grid must be finite and > 0, got {grid.tolist()}")
+        if not np.all((grid >= C_RANGE[0]) & (grid <= C_RANGE[1])):
+            raise ValueError(f"C_grid={grid.tolist()} is invalid: every C must be in [2^-100, 2^100] "
+                             "(LibLinear's objective stays finite there)")
         if not is_int(self.cv) or self.cv < 1:
             raise ValueError(f"cv must be an int >= 1, got {self.cv!r}")
         if not is_real(self.bias) or not np.isfinite(self.bias):

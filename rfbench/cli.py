@@ -11,12 +11,10 @@ import hydra
 from omegaconf import DictConfig
 
 from rfbench import experiment
-from rfbench.config import ConfigError
+from rfbench.config import CONFIG_DIR, ConfigError
 from rfbench.dataset import DatasetError
 from rfbench.preflight import check_command_line
 
-#: The config groups live beside the package, at the repository's top level.
-CONFIG_DIR = str(Path(__file__).resolve().parents[1] / "configs")
 
 
 def main() -> None:

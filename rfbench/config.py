@@ -10,31 +10,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import re
 import tempfile
 from pathlib import Path
 from typing import Any, Mapping
 
-import numpy as np
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from rfbench.kernel.modulated import check_sigma
-from rfbench.validation import is_int, is_real
+from rfbench.validation import is_int
 
-#: Which kernels each feature map can approximate.
-SUPPORTED_KERNELS: dict[str, tuple[str, ...]] = {
-    "rff": ("gaussian",),
-    "askrff": ("gaussian", "shift_gaussian", "sinh_gaussian", "cosh_gaussian"),
-    "identity": ("linear",),
-}
-CLASSIFIERS = ("liblinear", "none")
 #: The config groups every run composes.
 GROUPS = ("dataset", "kernel", "feature_map", "classifier", "experiment")
-#: Exponents of the C grid: C = 2^e stays within about 1e-30..1e30, where LibLinear's objective is finite.
-LOG2_C_RANGE = (-100, 100)
+#: The config groups live beside the package, at the repository's top level.
+CONFIG_DIR = str(Path(__file__).resolve().parents[1] / "configs")
+
+#: Norms of the relative Gram error ||K - K~|| / ||K||: Frobenius and spectral (largest singular value).
+GRAM_NORMS = ("fro", "spectral")
 
 #: Config keys that change how a run executes, not what it computes; excluded from run ids.
 EXECUTION_KEYS = (
@@ -46,6 +39,25 @@ EXECUTION_KEYS = (
 #: Where a dataset's bytes come from, not what they are (each file's own sha256 stays in the
 #: run id): pinning a URL's hash or adding a mirror must not orphan the recorded runs.
 PROVENANCE_KEYS = re.compile(r"dataset\.(mirror|allow_unverified|files\.[^.]+\.urls)")
+
+#: Keys added after runs were first recorded, with the value every earlier run implied: at that
+#: value a key is left out of the run id, so adding it orphaned no recorded run.
+IMPLIED_VALUES: dict[str, Any] = {
+    "dataset.task": "classification",
+    "classifier.selection": "cv",
+    "experiment.gram_norms": json.dumps(["fro"]),
+}
+
+
+def identifies_run(key: str, value: Any = None) -> bool:
+    """Whether a flattened config key (at ``value``) is part of the run id.
+
+    Left out: execution settings (EXECUTION_KEYS), where the data came from (PROVENANCE_KEYS),
+    the code a component runs (``_target_``: ``name`` names the component) and keys at their
+    IMPLIED_VALUES.
+    """
+    return not (key in EXECUTION_KEYS or PROVENANCE_KEYS.fullmatch(key) or key.endswith("._target_")
+                or key in IMPLIED_VALUES and value == IMPLIED_VALUES[key])
 
 
 class ConfigError(ValueError):
@@ -72,13 +84,11 @@ def flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 def run_id(cfg: Mapping[str, Any]) -> str:
-    """Stable 12-hex id of everything that determines a run's numbers (see EXECUTION_KEYS and
-    PROVENANCE_KEYS).
+    """Stable 12-hex id of everything that determines a run's numbers (see ``identifies_run``).
 
     Numbers are hashed as floats, so ``m_over_d=2`` and ``m_over_d=2.0`` share a run.
     """
-    flat = {k: v for k, v in flatten(_as_floats(cfg)).items()
-            if k not in EXECUTION_KEYS and not PROVENANCE_KEYS.fullmatch(k)}
+    flat = {k: v for k, v in flatten(_as_floats(cfg)).items() if identifies_run(k, v)}
     blob = json.dumps(flat, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:12]
 
@@ -121,19 +131,15 @@ def _require(ok: bool, field: str, value: Any, allowed: str) -> None:
         raise ConfigError(f"{field}={value!r} is invalid: {allowed}")
 
 
-def n_components(fmap: Mapping[str, Any], d: int) -> int:
-    """Number of random frequencies M: ``n_components`` if set, else round(m_over_d * d)."""
-    if fmap.get("n_components") is not None:
-        return int(fmap["n_components"])
-    return max(1, round(float(fmap["m_over_d"]) * d))
-
-
 def validate(cfg: Mapping[str, Any]) -> None:
-    """Raise ConfigError on the first invalid value of a composed config."""
+    """Raise ConfigError on the first invalid experiment-level value of a composed config.
+
+    The components check their own parameters (``rfbench.components.check``).
+    """
     for group in GROUPS:
         _require(isinstance(cfg.get(group), Mapping), group, cfg.get(group),
                  f"every run takes one {group}: pass {group}=<name>")
-    exp, fmap, kern, clf = cfg["experiment"], cfg["feature_map"], cfg["kernel"], cfg["classifier"]
+    exp = cfg["experiment"]
     _require(is_int(exp["trials"]) and exp["trials"] >= 1,
              "experiment.trials", exp["trials"], "an integer >= 1")
     _require(is_int(exp["n_gram"]) and exp["n_gram"] >= 0,
@@ -145,59 +151,11 @@ def validate(cfg: Mapping[str, Any]) -> None:
                  "an integer >= 1")
     _require(exp["blas_threads"] is None or is_int(exp["blas_threads"]) and exp["blas_threads"] >= 1,
              "experiment.blas_threads", exp["blas_threads"], "an integer >= 1, or null for the library default")
-    _validate_feature_map(fmap, kern["name"])
-    if "sigma" in kern:
-        try:
-            check_sigma(kern["sigma"])
-        except ValueError as err:
-            raise ConfigError(f"kernel.{err}") from None
-    _validate_classifier(clf)
+    norms = exp.get("gram_norms", ["fro"])
+    _require(isinstance(norms, list) and len(norms) > 0 and set(norms) <= set(GRAM_NORMS)
+             and len(set(norms)) == len(norms), "experiment.gram_norms", norms,
+             f"a non-empty list of distinct norms out of {list(GRAM_NORMS)}")
     _validate_results_dir(exp["results_dir"])
-    # With the sizes the dataset config states; a split of the publisher's files states no n_train.
-    data, split = cfg["dataset"], cfg["dataset"].get("split") or {}
-    if is_int(data.get("n_features")):
-        check_memory(cfg, split.get("n_train", 0), data["n_features"])
-
-
-def _validate_feature_map(fmap: Mapping[str, Any], kernel: str) -> None:
-    name = fmap["name"]
-    _require(name in SUPPORTED_KERNELS, "feature_map", name, f"choose one of {sorted(SUPPORTED_KERNELS)}")
-    supported = SUPPORTED_KERNELS[name]
-    if kernel not in supported:
-        raise ConfigError(
-            f"feature_map={name} cannot approximate kernel={kernel}: it supports "
-            f"kernel={'|'.join(supported)}. Kernels with a spectral measure take feature_map=askrff; "
-            "kernel=linear takes feature_map=identity; without feature_map= each kernel takes its own.")
-    if name == "identity":
-        return
-    if fmap.get("n_components") is not None:
-        m = fmap["n_components"]
-        _require(is_int(m) and m >= 1, "feature_map.n_components", m,
-                 "an integer >= 1 (or null to use m_over_d)")
-    else:
-        r = fmap.get("m_over_d")
-        _require(is_real(r) and 0 < r < math.inf, "feature_map.m_over_d", r,
-                 "a number > 0 (M = round(m_over_d * d)); to fix M instead, pass "
-                 "feature_map.n_components=<M> without m_over_d")
-    if name == "askrff":
-        _require(is_int(fmap["n_subset"]) and fmap["n_subset"] >= 3,
-                 "feature_map.n_subset", fmap["n_subset"],
-                 "an integer >= 3 (points of the total-mass least squares (12))")
-
-
-def _validate_classifier(clf: Mapping[str, Any]) -> None:
-    _require(clf["name"] in CLASSIFIERS, "classifier", clf["name"], f"choose one of {list(CLASSIFIERS)}")
-    if clf["name"] == "none":
-        return
-    grid, (lo, hi) = clf["log2_C"], LOG2_C_RANGE
-    _require(isinstance(grid, list) and len(grid) > 0 and all(is_real(e) and lo <= e <= hi for e in grid),
-             "classifier.log2_C", grid,
-             f"a non-empty list of exponents e, {lo} <= e <= {hi} (C = 2^e), e.g. [-5, ..., 5]")
-    _require(is_int(clf["cv"]) and clf["cv"] >= 1, "classifier.cv", clf["cv"],
-             "an integer >= 1 (1: no cross-validation)")
-    n_jobs = clf.get("n_jobs")
-    _require(n_jobs is None or is_int(n_jobs) and n_jobs >= 1, "classifier.n_jobs", n_jobs,
-             "an integer >= 1, or null for the job's BLAS threads")
 
 
 def _validate_results_dir(path: Any) -> None:
@@ -218,46 +176,17 @@ def _validate_results_dir(path: Any) -> None:
                           f"({err.strerror}); choose a writable folder") from None
 
 
-def memory_estimate(cfg: Mapping[str, Any], n_train: int, d: int, m: int | None = None) -> dict[str, int]:
-    """Bytes of a trial's largest arrays: the frequencies, and the training features with LibLinear's copy.
+def check_memory(sizes: Mapping[str, int], culprit: str, fix: str = "") -> None:
+    """Raise ConfigError if the arrays ``sizes`` (name -> bytes) exceed the memory available now.
 
-    ``m`` frequencies (default: the config's M).  Upper bounds: AsK-RFF is counted with three
-    spectral parts and four blocks ("asymmetric") or two of each ("symmetric"), and LibLinear's
-    rows take 16 bytes per entry.
+    The message starts with ``culprit`` (e.g. "feature_map.m_over_d=8 is invalid") and ends with ``fix``.
     """
-    fmap = cfg["feature_map"]
-    if fmap["name"] == "identity":
-        return {}
-    m = n_components(fmap, d) if m is None else m
-    if fmap["name"] == "rff":
-        parts, width = 1, (2 if fmap.get("variant", "cos_sin") == "cos_sin" else 1) * m
-    elif fmap.get("part", "asymmetric") == "asymmetric":
-        parts, width = 3, 4 * 2 * m  # blocks [phi_w, phi_z, phi_v, psi_v] of 2M columns
-    else:
-        parts, width = 2, 2 * 2 * m  # blocks [phi_w, phi_z]
-    sizes = {"frequencies": parts * m * d * 8}
-    if cfg["classifier"]["name"] != "none":
-        sizes["training features"] = n_train * width * np.dtype(fmap.get("dtype", "float32")).itemsize
-        sizes["LibLinear's copy"] = n_train * (width + 2) * 16
-    return sizes
-
-
-def check_memory(cfg: Mapping[str, Any], n_train: int, d: int) -> None:
-    """Raise ConfigError if ``memory_estimate`` exceeds the memory available now."""
-    available, sizes = available_memory(), memory_estimate(cfg, n_train, d)
-    total = sum(sizes.values())
+    available, total = available_memory(), sum(sizes.values())
     if available is None or total <= available:
         return
-    fixed = sum(memory_estimate(cfg, n_train, d, m=0).values())  # the estimate is linear in M
-    m_max = max(0, (available - fixed) // (sum(memory_estimate(cfg, n_train, d, m=1).values()) - fixed))
-    fmap, m = cfg["feature_map"], n_components(cfg["feature_map"], d)
-    key, bound = (("n_components", f"{m_max}") if fmap.get("n_components") is not None
-                  else ("m_over_d", f"{m_max / d:.4g}"))
     detail = " + ".join(f"{name} {size / 2**30:.3g}" for name, size in sizes.items())
-    raise ConfigError(
-        f"feature_map.{key}={fmap[key]!r} is invalid: M = {m} frequencies on d={d}, {n_train} training points "
-        f"need about {total / 2**30:.3g} GiB ({detail}), more than the {available / 2**30:.3g} GiB of memory "
-        f"available; choose {key} <= {bound}")
+    raise ConfigError(f"{culprit}: a trial needs about {total / 2**30:.3g} GiB ({detail}), more than the "
+                      f"{available / 2**30:.3g} GiB of memory available" + (f"; {fix}" if fix else ""))
 
 
 def available_memory() -> int | None:

@@ -19,15 +19,14 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from omegaconf import OmegaConf
 from threadpoolctl import threadpool_limits
 
-from rfbench import atomic, config as config_, results
-from rfbench.classifier import LibLinearClassifier
+from rfbench import atomic, components, config as config_, results
 from rfbench.dataset import Dataset, load_dataset
-from rfbench.feature_map import FEATURE_MAPS
-from rfbench.kernel import Kernel, make_kernel
-from rfbench.metrics import accuracy, relative_gram_error
+from rfbench.kernel import Kernel
+from rfbench.metrics import relative_gram_errors, test_scores
 from rfbench.progress import TrialProgress, trial_progress
 
 log = logging.getLogger("rfbench")
@@ -47,6 +46,7 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
     start = time.time()
     cfg = config_.to_dict(cfg)
     config_.validate(cfg)
+    components.check_compatible(cfg)
     with threadpool_limits(limits=cfg["experiment"]["blas_threads"]):
         data = load_dataset(cfg["dataset"])
         kernel = _check_against_data(cfg, data)  # the last checks: nothing is written before them
@@ -61,6 +61,19 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
         except BaseException:
             _remove_if_no_trials(out, new)
             raise
+
+
+def compute_trial(cfg: Mapping[str, Any], t: int) -> tuple[dict[str, Any], pd.DataFrame | None]:
+    """Trial ``t`` of a resolved config, computed and returned, not recorded (e.g. to check a record).
+
+    Returns the trial's measurements (the row without the config columns) and its grid scores.
+    """
+    cfg = config_.to_dict(cfg)
+    config_.validate(cfg)
+    components.check_compatible(cfg)
+    with threadpool_limits(limits=cfg["experiment"]["blas_threads"]):
+        data = load_dataset(cfg["dataset"])
+        return _trial(cfg, data, _check_against_data(cfg, data), t, None)
 
 
 def _remove_if_no_trials(out: Path, new: list[Path]) -> None:
@@ -85,6 +98,7 @@ def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path) -> None:
     exp = cfg["experiment"]
     if exp["force"]:
         results.clear_trials(out / "trials.csv")
+        results.clear_trials(out / "grid.csv")
     todo = sorted(set(range(exp["trials"])) - results.recorded(out / "trials.csv"))
     log.info("run %s: %s, %d trial(s) to do in %s", out.name, _describe(cfg), len(todo), out)
     with trial_progress(exp["trials"], exp["trials"] - len(todo)) as progress:
@@ -104,113 +118,114 @@ def _summarize(out: Path) -> pd.DataFrame:
 
 def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, progress: TrialProgress,
                *, wait: bool) -> bool:
-    """Compute and record trial ``t`` unless it is recorded; False if another process holds it."""
+    """Compute and record trial ``t`` unless it is recorded; False if another process holds it.
+
+    The model's grid scores go to ``grid.csv`` first: a trial counts as done once its row is in
+    ``trials.csv``, and a trial computed again replaces its grid rows.
+    """
     with results.claim(out, t, wait=wait) as claimed:
         if not claimed:
             return False
         if t not in results.recorded(out / "trials.csv"):
-            row = {**config_.flatten(cfg), "run_id": out.name, "trial": t,
-                   "seed": cfg["experiment"]["seed"], **_trial(cfg, data, kernel, t, progress.fits)}
+            measured, grid = _trial(cfg, data, kernel, t, progress.fits)
+            ids = {"run_id": out.name, "trial": t}
+            if grid is not None:
+                results.record_grid(out / "grid.csv", grid.assign(**ids))
+            row = {**config_.flatten(cfg), **ids, "seed": cfg["experiment"]["seed"], **measured}
             results.record_trial(out / "trials.csv", row)
             log.info("trial %d: %s", t, _format_metrics(row))
         progress.trial_done()
     return True
 
 
-def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int, fits: FitProgress | None) -> dict[str, Any]:
-    """One trial: sample the map, measure the Gram error, train and test (``fits``: see build_classifier)."""
+def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int,
+           fits: FitProgress | None) -> tuple[dict[str, Any], pd.DataFrame | None]:
+    """One trial: sample the map, measure the Gram error, train and test; its row and grid scores."""
     exp = cfg["experiment"]
-    fmap_seed, gram_seed, clf_seed = (
+    fmap_seed, gram_seed, model_seed = (
         int(s.generate_state(1)[0])
         for s in np.random.SeedSequence(exp["seed"], spawn_key=(t,)).spawn(3))
-    fmap = build_feature_map(cfg, data.d, fmap_seed)
-    row: dict[str, Any] = {"d": data.d, "n_train": len(data.y_train), "n_test": len(data.y_test),
-                           "n_classes": data.n_classes, "deviations": "; ".join(data.deviations)}
+    fmap = components.build_feature_map(cfg, kernel, fmap_seed)
+    row: dict[str, Any] = {"d": data.d, "n_train": len(data.y_train), "n_test": len(data.y_test)}
+    if data.task == "classification":
+        row["n_classes"] = data.n_classes
     start = time.perf_counter()
     fmap.fit(data.X_train)
     row["time_fit"] = time.perf_counter() - start
-    row.update(_fitted_stats(fmap, data.d))
+    m = getattr(fmap, "n_components", data.d)
+    row.update(M=m, m_over_d=m / data.d, **fmap.fit_record())
     if exp["n_gram"]:
         start = time.perf_counter()
-        row["gram_error"] = _gram_error(cfg, data, kernel, fmap, gram_seed)
+        row.update(_gram_errors(cfg, data, kernel, fmap, gram_seed))
         row["time_gram"] = time.perf_counter() - start
-    if cfg["classifier"]["name"] != "none":
-        row.update(_classify(cfg, data, fmap, clf_seed, fits))
-    return row
+    deviations, grid = list(data.deviations), None
+    model = components.build_model(cfg, model_seed, n_jobs=_cv_threads(cfg), progress=fits)
+    if model is not None:
+        row.update(_fit_model(cfg, data, fmap, model))
+        grid = model.grid_scores_
+        if model.selected_on_test_:
+            deviations.append(TEST_GRID_DEVIATION)
+    row["deviations"] = "; ".join(deviations)
+    return row, grid
 
 
-def build_feature_map(cfg: Mapping[str, Any], d: int, random_state: int):
-    """The (unfitted) scikit-learn transformer described by ``cfg['feature_map']``."""
-    fmap = dict(cfg["feature_map"])
-    name = fmap.pop("name")
-    params = {k: v for k, v in fmap.items() if k not in ("m_over_d", "n_components")}
-    if name == "identity":
-        return FEATURE_MAPS[name](**params)
-    params.update(n_components=config_.n_components(cfg["feature_map"], d), random_state=random_state)
-    if name == "rff":
-        params["sigma"] = cfg["kernel"]["sigma"]
-    else:
-        params.update(kernel=cfg["kernel"]["name"], kernel_params=_kernel_params(cfg))
-    return FEATURE_MAPS[name](**params)
+#: Said by every row whose hyperparameters were chosen on the test set.
+TEST_GRID_DEVIATION = ("hyperparameters chosen by the best test score on the grid (selection=test_grid, "
+                       "Li 2017's protocol): the test score is optimistic")
+#: Result columns of the Gram error in each norm.
+GRAM_ERROR_COLUMNS = {"fro": "gram_error", "spectral": "gram_error_spectral"}
 
 
-def _kernel_params(cfg: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in cfg["kernel"].items() if k != "name" and v is not None}
-
-
-def _fitted_stats(fmap, d: int) -> dict[str, Any]:
-    """Sizes, total masses and acceptance rates of a fitted map, for the result row."""
-    stats: dict[str, Any] = {"M": getattr(fmap, "n_components", d),
-                             "m_over_d": getattr(fmap, "n_components", d) / d}
-    for part, mass in getattr(fmap, "total_masses_", {}).items():
-        stats[f"mass_{part}"] = mass
-    for part, rate in getattr(fmap, "acceptance_rates_", {}).items():
-        stats[f"acceptance_{part}"] = rate
-    return stats
-
-
-def _gram_error(cfg: dict, data: Dataset, kernel: Kernel, fmap, seed: int) -> float:
+def _gram_errors(cfg: dict, data: Dataset, kernel: Kernel, fmap, seed: int) -> dict[str, float]:
+    """||K - K~|| / ||K|| in each norm of ``experiment.gram_norms``, on ``n_gram`` random training points."""
+    exp = cfg["experiment"]
     rng = np.random.default_rng(seed)
-    X = data.X_train[rng.choice(len(data.X_train), cfg["experiment"]["n_gram"], replace=False)]
-    K = kernel(X, X)
-    if cfg["feature_map"].get("part") == "symmetric":
-        K = (K + K.T) / 2  # "Sym" approximates the symmetric part of the kernel
-    return relative_gram_error(K, fmap, X, block_size=cfg["experiment"]["gram_block"])
+    X = data.X_train[rng.choice(len(data.X_train), exp["n_gram"], replace=False)]
+    K = fmap.approximated_gram(kernel(X, X))
+    errors = relative_gram_errors(K, fmap, X, norms=tuple(exp.get("gram_norms", ["fro"])),
+                                  block_size=exp["gram_block"])
+    return {GRAM_ERROR_COLUMNS[norm]: value for norm, value in errors.items()}
 
 
-def _classify(cfg: dict, data: Dataset, fmap, seed: int, fits: FitProgress | None) -> dict[str, Any]:
+def _fit_model(cfg: dict, data: Dataset, fmap, model) -> dict[str, Any]:
+    """Train ``model`` on the training features and score it on the test set, in chunks of rows.
+
+    A model selecting on the test set (``selection=test_grid``) gets the test features in ``fit``.
+    """
     chunk = cfg["experiment"]["chunk_rows"]
     start = time.perf_counter()
     Z = fmap.transform(data.X_train)
     row: dict[str, Any] = {"n_features": Z.shape[1], "time_transform": time.perf_counter() - start}
-    clf = build_classifier(cfg, seed, progress=fits)
+    on_test = model.get_params().get("selection") == "test_grid"
+    Z_test = _transform(fmap, data.X_test, chunk) if on_test else None
     start = time.perf_counter()
-    with _reported_as("classifier", cfg):  # e.g. more columns than solver=newton takes, known only now
-        clf.fit(Z, data.y_train)
+    with components.reported_as("classifier", cfg):  # e.g. more columns than solver=newton takes, known only now
+        model.fit(Z, data.y_train, *((Z_test, data.y_test) if on_test else ()))
     row["time_train"] = time.perf_counter() - start
     del Z
     start = time.perf_counter()
-    y_pred = np.concatenate([clf.predict(fmap.transform(data.X_test[i:i + chunk]))
-                             for i in range(0, len(data.X_test), chunk)])  # labels only: features stay chunked
+    if on_test:
+        y_pred = model.predict(Z_test)
+    else:  # predictions only: the test features stay chunked
+        y_pred = np.concatenate([model.predict(fmap.transform(data.X_test[i:i + chunk]))
+                                 for i in range(0, len(data.X_test), chunk)])
     row["time_predict"] = time.perf_counter() - start
-    row.update(test_accuracy=accuracy(data.y_test, y_pred), C=clf.C_,
-               cv_accuracy=float(np.max(clf.cv_scores_)) if clf.cv_scores_ is not None else np.nan)
+    row.update(test_scores(data.task, data.y_test, y_pred))
+    row.update(model.best_params_)
+    row[f"cv_{model.score_name}"] = model.cv_score_
     return row
 
 
-def build_classifier(cfg: Mapping[str, Any], random_state: int,
-                     progress: FitProgress | None = None) -> LibLinearClassifier:
-    """The (unfitted) classifier described by ``cfg['classifier']``; ``progress(done, total)`` counts its fits."""
-    clf = cfg["classifier"]
-    return LibLinearClassifier(solver=clf["solver"], C_grid=[2.0 ** e for e in clf["log2_C"]], cv=clf["cv"],
-                               bias=clf["bias"], tol=clf["tol"], random_state=random_state,
-                               n_jobs=_cv_threads(cfg), progress=progress)
+def _transform(fmap, X: np.ndarray, chunk: int):
+    """``fmap.transform(X)`` computed in chunks of rows (dense or sparse)."""
+    parts = [fmap.transform(X[i:i + chunk]) for i in range(0, len(X), chunk)]
+    return sp.vstack(parts, format="csr") if sp.issparse(parts[0]) else np.concatenate(parts)
 
 
 def _cv_threads(cfg: Mapping[str, Any]) -> int:
     """Threads training CV folds: ``classifier.n_jobs``, else as many as the job's BLAS threads.
 
-    Solvers 0, 2 and "newton" give the same model for any thread count, so this is an execution setting.
+    The models give the same result for any thread count, so this is an execution setting.
     """
     return cfg["classifier"].get("n_jobs") or cfg["experiment"]["blas_threads"] or os.cpu_count() or 1
 
@@ -218,49 +233,38 @@ def _cv_threads(cfg: Mapping[str, Any]) -> int:
 def _check_against_data(cfg: dict, data: Dataset) -> Kernel:
     """Check what needs the data; return the kernel, built once for all trials.
 
-    The components check their own parameters (``kernel.r`` needs d), and their
-    ValueErrors become ConfigErrors on their config group.
+    The components check their own parameters for the data's dimension (``kernel.r`` needs d),
+    and their ValueErrors become ConfigErrors on their config group.
     """
     n_gram, n = cfg["experiment"]["n_gram"], len(data.y_train)
     if n_gram > n:
         raise config_.ConfigError(
             f"experiment.n_gram={n_gram} is invalid: dataset {data.name} has only {n} training "
             f"points; choose 0 <= n_gram <= {n}")
-    with _reported_as("kernel", cfg):
-        kernel = make_kernel(cfg["kernel"]["name"], data.d, **_kernel_params(cfg))
-    with _reported_as("feature_map", cfg):
-        build_feature_map(cfg, data.d, random_state=0).check_params()
-    if cfg["classifier"]["name"] != "none":
-        with _reported_as("classifier", cfg):
-            classifier = build_classifier(cfg, random_state=0)
-            classifier.check_params()
-            classifier.check_cv(data.y_train)
-    config_.check_memory(cfg, len(data.y_train), data.d)
+    kernel = components.check(cfg, data.d, n)
+    model = components.build_model(cfg, random_state=0)
+    if hasattr(model, "check_cv"):
+        with components.reported_as("classifier", cfg):
+            model.check_cv(data.y_train)
     return kernel
-
-
-@contextlib.contextmanager
-def _reported_as(group: str, cfg: Mapping[str, Any]) -> Iterator[None]:
-    try:
-        yield
-    except ValueError as err:
-        raise config_.ConfigError(f"{group}={cfg[group]['name']}: {err}") from err
 
 
 def _describe(cfg: dict) -> str:
     fmap = cfg["feature_map"]
-    size = f" M/d={fmap.get('m_over_d')}" if fmap["name"] != "identity" else ""
+    size = f" M/d={fmap['m_over_d']}" if fmap.get("n_components") is None and "m_over_d" in fmap else (
+        f" M={fmap['n_components']}" if fmap.get("n_components") is not None else "")
     return f"dataset={cfg['dataset']['name']} kernel={cfg['kernel']['name']} feature_map={fmap['name']}{size}"
 
 
 def _format_metrics(row: Mapping[str, Any]) -> str:
-    keys = ("test_accuracy", "gram_error", "C", "time_fit", "time_train")
+    keys = ("test_accuracy", "test_relative_error", "gram_error", "gram_error_spectral", "C", "lambda", "gamma",
+            "time_fit", "time_train")
     return ", ".join(f"{k}={row[k]:.4g}" for k in keys if k in row)
 
 
 def _format_summary(summary: pd.DataFrame) -> str:
     rec = summary.iloc[0]
-    keys = ("test_accuracy", "gram_error", "time_fit", "time_train")
+    keys = ("test_accuracy", "test_relative_error", "gram_error", "gram_error_spectral", "time_fit", "time_train")
     return "; ".join(f"{k} = {results.format_mean_sd(rec, k)}" for k in keys if f"{k}_mean" in rec)
 
 

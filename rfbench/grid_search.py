@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import pandas as pd
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from rfbench.validation import is_int
@@ -78,3 +79,36 @@ class Progress:
         self.done += n
         if self.callback is not None:
             self.callback(self.done, self.total)
+
+
+class GridSearchResults:
+    """How a model fitted over a grid reports to the runner, whatever its hyperparameters.
+
+    Attributes set by ``_record_grid`` in ``fit``
+    ---------------------------------------------
+    best_params_ : dict of str -> float
+        The selected grid point, e.g. ``{"C": 32.0}``.
+    grid_scores_ : pandas.DataFrame
+        One row per grid point: a column per hyperparameter, ``cv_score`` (mean over the folds,
+        NaN without CV) and ``test_score`` (NaN unless scored on a test set).
+    selected_on_test_ : bool
+        Whether ``best_params_`` was chosen on the test set (Li's protocol, ``selection="test_grid"``).
+    cv_score_ : float
+        ``cv_score`` at ``best_params_``.
+    """
+
+    #: The tasks the model serves ("classification", "regression"); the runner refuses others.
+    tasks: tuple[str, ...] = ()
+    #: The name of ``cv_score`` and ``test_score`` (e.g. "accuracy"), and whether higher is better.
+    score_name: str = "accuracy"
+
+    def _record_grid(self, grid: dict[str, np.ndarray], cv_scores: np.ndarray, best: dict[str, float], *,
+                     test_scores: np.ndarray | None = None, on_test: bool = False) -> None:
+        cv_scores = np.ravel(cv_scores)
+        test = np.full(cv_scores.shape, np.nan) if test_scores is None else np.ravel(test_scores)
+        self.grid_scores_ = pd.DataFrame({**{k: np.ravel(v) for k, v in grid.items()},
+                                          "cv_score": cv_scores, "test_score": test})
+        self.best_params_, self.selected_on_test_ = dict(best), on_test
+        at_best = np.logical_and.reduce([np.isclose(self.grid_scores_[k], v, rtol=0, atol=0, equal_nan=True)
+                                         for k, v in best.items()])
+        self.cv_score_ = float(cv_scores[np.flatnonzero(at_best)[0]])

@@ -21,13 +21,12 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from rfbench.classifier import DEFAULT_C_GRID
-from rfbench.grid_search import Progress, check_cv, check_grid, make_folds
+from rfbench.grid_search import GridSearchResults, Progress, check_cv, check_grid, make_folds
 from rfbench.kernel.modulated import squared_distances as kernel_squared_distances
 from rfbench.validation import is_int, is_real
 
@@ -42,7 +41,7 @@ _CHUNK_BYTES = 32 * 2**20
 Kernel = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-class PrecomputedKernelSVC(ClassifierMixin, BaseEstimator):
+class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
     """Exact-kernel SVC (libsvm on a precomputed Gram) with (gamma, C) chosen over a grid.
 
     Parameters
@@ -100,6 +99,8 @@ class PrecomputedKernelSVC(ClassifierMixin, BaseEstimator):
     classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
     """
+
+    tasks = ("classification",)
 
     def __init__(
         self,
@@ -178,9 +179,9 @@ class PrecomputedKernelSVC(ClassifierMixin, BaseEstimator):
             gram = self._gram(base, self.gamma_, gram)
         self.model_ = self._svc(self.C_).fit(gram, y)
         progress()
-        self.grid_scores_ = pd.DataFrame({
-            "gamma": np.repeat(gammas, len(Cs)), "C": np.tile(Cs, len(gammas)),
-            "cv_score": self.cv_scores_.ravel(), "test_score": self.test_scores_.ravel()})
+        self._record_grid({"gamma": np.repeat(gammas, len(Cs)), "C": np.tile(Cs, len(gammas))}, self.cv_scores_,
+                          {"gamma": self.gamma_, "C": self.C_}, test_scores=self.test_scores_,
+                          on_test=self.selected_on_test_)
         return self
 
     def _score_grid(

@@ -205,3 +205,46 @@ def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
             f"got shapes {y_true.shape} and {y_pred.shape}"
         )
     return float(np.mean(y_true == y_pred))
+
+
+def relative_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
+    """||y_pred - y_true||_2 / ||y_true||_2, the regression error of the QMC and Rahimi-Recht papers."""
+    y_true, y_pred = _checked_pair(y_true, y_pred)
+    norm = np.linalg.norm(y_true)
+    if norm == 0:
+        raise ValueError("y_true is all zeros, so the relative error is undefined")
+    return float(np.linalg.norm(y_pred - y_true) / norm)
+
+
+def rmse(y_true: ArrayLike, y_pred: ArrayLike) -> float:
+    """Root mean squared error sqrt(mean((y_pred - y_true)^2))."""
+    y_true, y_pred = _checked_pair(y_true, y_pred)
+    return float(np.sqrt(np.mean((y_pred - y_true) ** 2)))
+
+
+def test_scores(task: str, y_true: ArrayLike, y_pred: ArrayLike) -> dict[str, float]:
+    """The test metrics of a task: accuracy and error rate, or relative error and RMSE."""
+    if task == "classification":
+        acc = accuracy(y_true, y_pred)
+        return {"test_accuracy": acc, "test_error": 1.0 - acc}
+    return {"test_relative_error": relative_error(y_true, y_pred), "test_rmse": rmse(y_true, y_pred)}
+
+
+test_scores.__test__ = False  # a metric, not a test for pytest to collect
+
+
+def _checked_pair(y_true: ArrayLike, y_pred: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    y_true, y_pred = np.asarray(y_true, dtype=np.float64), np.asarray(y_pred, dtype=np.float64)
+    if y_true.ndim != 1 or y_true.shape != y_pred.shape or y_true.size == 0:
+        raise ValueError("y_true and y_pred must be non-empty 1-D arrays of equal length, "
+                         f"got shapes {y_true.shape} and {y_pred.shape}")
+    return y_true, y_pred
+
+
+def relative_gram_errors(K: ArrayLike, feature_map: FeatureMap, X: ArrayLike, norms: tuple[str, ...] = ("fro",),
+                         block_size: int = DEFAULT_BLOCK_SIZE) -> dict[str, float]:
+    """||K - K~|| / ||K|| in each of ``norms`` ("fro", "spectral": the largest singular value)."""
+    K, _ = _checked_gram(K, X)
+    residual = approximate_gram(feature_map, X, block_size=block_size) - K
+    return {norm: float(np.linalg.norm(residual, "fro" if norm == "fro" else 2) /
+                        np.linalg.norm(K, "fro" if norm == "fro" else 2)) for norm in norms}

@@ -6,7 +6,7 @@ wrong here (append it with ``+``).  ``check_command_line`` composes every job of
 the command line as Hydra will, with Hydra's compose API, and raises ConfigError
 for what it can name: an unknown key (with the closest valid one), a config group
 given no option or several, ``n_components`` and ``m_over_d`` set together, and any
-value ``config.validate`` rejects.  Anything else it leaves to Hydra, which then
+value ``check_config`` rejects.  Anything else it leaves to Hydra, which then
 fails on the same input with its own message.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from hydra.core.override_parser.types import Override
 from hydra.errors import ConfigCompositionException, HydraException
 from omegaconf import DictConfig
 
-from rfbench import config
+from rfbench import components, config
 
 
 def check_command_line(argv: Sequence[str], config_dir: str, config_name: str = "config") -> None:
@@ -58,7 +58,22 @@ def check_command_line(argv: Sequence[str], config_dir: str, config_name: str = 
         for job in jobs:
             cfg = _compose(args.config_name or config_name, job)
             if cfg is not None and args.cfg is None:  # --cfg only prints the config
-                config.validate(config.to_dict(cfg))
+                check_config(config.to_dict(cfg))
+
+
+def check_config(cfg: dict) -> None:
+    """Every check a composed config passes before its data is loaded.
+
+    The components check their own parameters for the dimension and training size the dataset
+    config states (the runner checks again with the data's own).
+    """
+    config.validate(cfg)
+    data = cfg["dataset"]
+    n_train = (data.get("split") or {}).get("n_train", 0)  # a split of the publisher's files states none
+    if isinstance(data.get("n_features"), int) and isinstance(n_train, int):
+        components.check(cfg, data["n_features"], n_train)
+    else:
+        components.check_compatible(cfg)
 
 
 def _compose(config_name: str, job: list[str]) -> DictConfig | None:
@@ -120,7 +135,7 @@ def _check_keys(config_name: str, parsed: list[Override]) -> None:
 
 def _unknown_key(override: Override, node: DictConfig, path: list[str], depth: int) -> str:
     """'<override> is invalid: <owner> has no key <k>; did you mean <key>? Its keys: ...'."""
-    keys, prefix = [str(k) for k in node.keys()], path[:depth]
+    keys, prefix = [str(k) for k in node.keys() if not str(k).startswith("_")], path[:depth]  # not _target_
     owner = f"{prefix[0]}={node.name}" if len(prefix) == 1 and "name" in node else ".".join(prefix) or "the config"
     message = f"{override.input_line} is invalid: {owner} has no key '{path[depth]}'"
     close = difflib.get_close_matches(path[depth], keys, n=1)

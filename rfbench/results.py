@@ -34,13 +34,14 @@ from typing import Any
 import pandas as pd
 
 from rfbench.atomic import atomic_write
-from rfbench.config import EXECUTION_KEYS, PROVENANCE_KEYS, run_id
+from rfbench.config import IMPLIED_VALUES, identifies_run, run_id
 
 log = logging.getLogger("rfbench")
 
 #: Per-trial measurements (everything else in a row describes the run).
 METRICS = (
-    "gram_error", "test_accuracy", "cv_accuracy", "C",
+    "gram_error", "gram_error_spectral", "test_accuracy", "test_error", "test_relative_error", "test_rmse",
+    "cv_accuracy", "cv_relative_error", "cv_mse", "C", "lambda", "gamma",
     "time_fit", "time_transform", "time_train", "time_predict", "time_gram",
 )
 
@@ -135,6 +136,17 @@ def record_trial(path: Path, row: Mapping[str, Any]) -> pd.DataFrame:
     return trials
 
 
+def record_grid(path: Path, grid: pd.DataFrame) -> None:
+    """Put one trial's grid scores (rows with a ``trial`` column) in ``path``, replacing earlier rows
+    of that trial (left by a run killed before it recorded the trial)."""
+    with locked(_lock_of(path)):
+        old = read_trials(path)
+        if len(old):
+            old = old[~old["trial"].isin(grid["trial"].unique())]
+        merged = pd.concat([old, grid], ignore_index=True).sort_values("trial", kind="stable")
+        write_csv(path, merged)
+
+
 def clear_trials(path: Path) -> None:
     """Forget every trial recorded at ``path`` (for ``experiment.force``)."""
     with locked(_lock_of(path)):
@@ -180,9 +192,10 @@ def format_mean_sd(summary: Mapping[str, Any], metric: str) -> str:
 
 
 def config_columns(trials: pd.DataFrame) -> list[str]:
-    """The flattened config columns that determine a run's numbers (execution settings and where the
-    data came from left out, as in the run id)."""
-    return [c for c in trials.columns if "." in c and c not in EXECUTION_KEYS and not PROVENANCE_KEYS.fullmatch(c)]
+    """The flattened config columns that determine a run's numbers (as in the run id; a key added
+    later counts only where some row has a value other than the one earlier rows implied)."""
+    return [c for c in trials.columns if "." in c and identifies_run(c)
+            and (c not in IMPLIED_VALUES or (trials[c].notna() & (trials[c] != IMPLIED_VALUES[c])).any())]
 
 
 def collect(root: Path) -> pd.DataFrame:

@@ -20,8 +20,10 @@ Both estimators solve, for every lambda of a grid,
 """
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -32,7 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_array, check_is_fitted
 from threadpoolctl import threadpool_limits
 
-from rfbench.grid_search import Progress, check_cv, check_grid, make_folds
+from rfbench.grid_search import GridSearchResults, Progress, check_cv, check_grid, make_folds
 from rfbench.validation import is_int, is_real
 
 #: Default grid lambda = 10^-4, 10^-3, ..., 10^4.
@@ -50,7 +52,7 @@ _CHUNK_BYTES = 32 * 2**20
 Path = Iterator[tuple[np.ndarray, np.ndarray]]
 
 
-class _RidgeCV(BaseEstimator):
+class _RidgeCV(GridSearchResults, BaseEstimator):
     """Shared fit/CV/predict of ridge on features; subclasses set the task and its score.
 
     Parameters
@@ -123,6 +125,11 @@ class _RidgeCV(BaseEstimator):
         self.n_jobs = n_jobs
         self.progress = progress
 
+    @property
+    def score_name(self) -> str:
+        """The CV score: ``scoring``, or the task's default."""
+        return self.scoring or self._scorings[0]
+
     def check_params(self) -> None:
         """Raise ValueError naming the first invalid constructor parameter; ``fit`` calls it first."""
         check_grid("lambda_grid", self.lambda_grid, allow_zero=True)
@@ -175,6 +182,7 @@ class _RidgeCV(BaseEstimator):
                 progress(len(grid))
             self.cv_scores_ = scores if cross_validate else np.full(len(grid), np.nan)
             self.lambda_ = self._select(grid, scores) if cross_validate else float(grid[0])
+            self._record_grid({"lambda": grid}, self.cv_scores_, {"lambda": self.lambda_})
             coef, intercept = next(self._path(Z, Y, np.arange(Z.shape[0]), [self.lambda_]))
         progress()
         self.coef_, self.intercept_ = self._shape_weights(coef, intercept)
@@ -238,6 +246,7 @@ class RidgeRegressorCV(RegressorMixin, _RidgeCV):
     """
 
     task = "regression"
+    tasks = (task,)
     _scorings = ("relative_error", "mse")
     _greater_is_better = False
 
@@ -273,6 +282,7 @@ class RidgeClassifierCV(ClassifierMixin, _RidgeCV):
     """
 
     task = "classification"
+    tasks = (task,)
     _scorings = ("accuracy",)
     _greater_is_better = True
 
@@ -295,6 +305,24 @@ class RidgeClassifierCV(ClassifierMixin, _RidgeCV):
 
     def predict(self, Z: np.ndarray | sp.spmatrix) -> np.ndarray:
         return self.classes_[_argmax(super().decision_function(Z))]
+
+
+def ridge_cv(task: str = "regression", **params: Any) -> RidgeRegressorCV | RidgeClassifierCV:
+    """The ridge model of a task: ``RidgeRegressorCV`` or ``RidgeClassifierCV`` with ``params``.
+
+    One config option (``classifier=ridge``) serves regression and classification datasets:
+    the runner passes the dataset's ``task``.
+    """
+    models = {m.task: m for m in (RidgeRegressorCV, RidgeClassifierCV)}
+    if task not in models:
+        raise ValueError(f"task={task!r} is invalid; ridge serves {sorted(models)}")
+    return models[task](**params)
+
+
+ridge_cv.tasks = ("classification", "regression")
+ridge_cv.__signature__ = inspect.signature(_RidgeCV).replace(parameters=[
+    inspect.Parameter("task", inspect.Parameter.KEYWORD_ONLY, default="regression"),
+    *(p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in inspect.signature(_RidgeCV).parameters.values())])
 
 
 def _argmax(decision: np.ndarray) -> np.ndarray:

@@ -89,13 +89,13 @@ def test_bad_data_through_the_cli_exits_2_before_writing_results(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("overrides, message", [
     # out of range, checked by the component that owns the parameter once d is known
-    ("kernel=sinh_gaussian feature_map=askrff kernel.beta=5", "kernel=sinh_gaussian: beta=5 with sigma=2"),
+    ("kernel=sinh_gaussian feature_map=askrff kernel.beta=5", "kernel.beta=5 with sigma=2"),
     ("kernel.sigma=1e300", "kernel.sigma=1e+300 is invalid: a bandwidth with 1e-30 <= sigma <= 1e+30"),
     ("kernel.sigma=1e-300", "kernel.sigma=1e-300 is invalid: a bandwidth with 1e-30 <= sigma <= 1e+30"),
     # non-numeric and overflow
-    ("classifier.log2_C=[abc]", "classifier.log2_C=['abc'] is invalid: a non-empty list of exponents e, -100"),
-    ("classifier.log2_C=[5000]", "classifier.log2_C=[5000] is invalid: a non-empty list of exponents e, -100"),
-    ("feature_map.m_over_d=1e6", "feature_map.m_over_d=1000000.0 is invalid: M = 57000000 frequencies on d=57"),
+    ("classifier.log2_C=[abc]", "classifier.log2_C=['abc'] is invalid: a list of exponents e, -1000 <= e <= 1000"),
+    ("classifier.log2_C=[5000]", "classifier.log2_C=[5000] is invalid: a list of exponents e, -1000 <= e <= 1000"),
+    ("feature_map.m_over_d=1e6", "feature_map.m_over_d=1000000.0 is invalid (M = 57000000 on d=57"),
     # empty
     ("-m dataset=[]", "dataset=[] is invalid: dataset takes one option; choose one of a9a,"),
     ("dataset=null", "dataset=null is invalid: dataset takes one option; choose one of a9a,"),
@@ -106,7 +106,7 @@ def test_bad_data_through_the_cli_exits_2_before_writing_results(tmp_path):
     # unwritable paths
     ("experiment.results_dir=/proc/x", "experiment.results_dir='/proc/x' is invalid: cannot create folders in /proc"),
     # out of range, known once the data is loaded
-    ("classifier.cv=99999", "classifier=liblinear: cv=99999 exceeds"),
+    ("classifier.cv=99999", "classifier.cv=99999 exceeds"),
     ("dataset.split.seed=-1", "split.seed=-1 is invalid"),
 ])
 def test_a_users_mistake_is_one_error_line_exit_2_and_writes_nothing(tmp_path, overrides, message):

@@ -69,9 +69,10 @@ def test_a_sweep_stopped_by_a_rejected_job_keeps_only_the_completed_jobs(tmp_pat
     proc = rfbench("-m", f"experiment.results_dir={tmp_path}", "experiment.trials=1", *FAST, "kernel.sigma=1,-1")
     assert proc.returncode == 2 and "kernel.sigma=-1 is invalid" in proc.stderr
     assert files_below(tmp_path) == []
-    # One only its component rejects (once d is known) stops the sweep at that job.
-    proc = rfbench("-m", f"experiment.results_dir={tmp_path}", "experiment.trials=1", *FAST, "classifier.solver=1,11")
-    assert proc.returncode == 2 and "solver=11" in proc.stderr
+    # One rejected only once the data is loaded (more Gram points than training rows) stops the sweep at that job.
+    proc = rfbench("-m", f"experiment.results_dir={tmp_path}", "experiment.trials=1", *FAST,
+                   "experiment.n_gram=10,999999")
+    assert proc.returncode == 2 and "experiment.n_gram=999999 is invalid" in proc.stderr
     (sweep,) = (tmp_path / "default" / "hydra").iterdir()
     assert sorted(p.name for p in sweep.iterdir()) == ["0", "multirun.yaml"]
     assert (sweep / "0" / callbacks.JOB_RECORD).exists()

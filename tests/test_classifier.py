@@ -195,8 +195,9 @@ def test_is_a_cloneable_sklearn_estimator():
     "params, match",
     [
         ({"C_grid": ()}, r"C_grid must be a non-empty .*got \(\)"),
-        ({"C_grid": (1.0, 0.0)}, r"finite and > 0, got \[1.0, 0.0\]"),
-        ({"C_grid": (-2.0,)}, r"> 0, got \[-2.0\]"),
+        ({"C_grid": (1.0, 0.0)}, r"C_grid=\[1.0, 0.0\] is invalid: every C must be in \[2\^-100, 2\^100\]"),
+        ({"C_grid": (-2.0,)}, r"C_grid=\[-2.0\] is invalid"),
+        ({"C_grid": (2.0**101,)}, r"C_grid=\[2.535301200456459e\+30\] is invalid"),
         ({"cv": 0}, r"cv must be an int >= 1, got 0"),
         ({"cv": 21}, r"cv=21 exceeds the 20 samples of the smallest class \(2\).*1 <= cv <= 20"),
         ({"solver": 11}, r"solver=11 is not a LibLinear classification solver; valid: \(0, 1"),

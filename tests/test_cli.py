@@ -42,7 +42,12 @@ def test_run_writes_trials_summary_config_and_log(rff_run):
     config_columns = {"dataset.name", "kernel.name", "kernel.sigma", "feature_map.name",
                       "feature_map.m_over_d", "classifier.log2_C", "experiment.seed"}
     assert config_columns <= set(trials.columns)
-    assert set(METRICS) <= set(trials.columns)
+    classification = {"gram_error", "test_accuracy", "test_error", "cv_accuracy", "C", "time_fit",
+                      "time_transform", "time_train", "time_predict", "time_gram"}
+    assert classification <= set(trials.columns) <= set(trials.columns) | set(METRICS)
+    grid = pd.read_csv(out / "grid.csv")  # the whole C grid of each trial
+    assert list(grid.columns) == ["C", "cv_score", "test_score", "run_id", "trial"]
+    assert len(grid) == 2 * 11 and grid.groupby("trial")["cv_score"].max().tolist() == trials["cv_accuracy"].tolist()
     assert (trials["M"] == 114).all() and (trials["n_features"] == 228).all()
     assert (trials["n_train"] == 2760).all() and (trials["n_test"] == 1841).all()
     assert trials["gram_error"].between(0, 1).all()
@@ -86,10 +91,10 @@ def test_rerun_resumes_and_same_seed_gives_same_numbers(rff_run):
     ("feature_map=identity", "feature_map=identity cannot approximate kernel=gaussian"),
     # checked by the components themselves once d is known
     ("kernel=shift_gaussian feature_map=askrff kernel.r=[1,2]",
-     "kernel=shift_gaussian: r must be a scalar or a vector of length d=57, got shape (2,)"),
+     "kernel.r must be a scalar or a vector of length d=57, got shape (2,)"),
     ("kernel=sinh_gaussian feature_map=askrff feature_map.part=both",
-     "feature_map=askrff: part='both' is not valid; choose one of ('asymmetric', 'symmetric')"),
-    ("classifier.solver=11", "classifier=liblinear: solver=11 is not a LibLinear classification solver; valid:"),
+     "feature_map.part='both' is not valid; choose one of ('asymmetric', 'symmetric')"),
+    ("classifier.solver=11", "classifier.solver=11 is not a LibLinear classification solver; valid:"),
 ])
 def test_bad_values_exit_with_a_clear_message(tmp_path, override, message):
     proc = rfbench(tmp_path, "dataset=spambase", *override.split())

@@ -62,6 +62,6 @@ def test_features_too_wide_for_the_newton_solver_are_a_config_error(tmp_path, mo
     from rfbench import classifier
     monkeypatch.setattr(classifier, "MAX_NEWTON_FEATURES", 100)  # rff at M = 2d: 228 columns
     cfg = compose_cfg(tmp_path, "classifier=liblinear", "experiment.n_gram=0", "classifier.log2_C=[0]")
-    with pytest.raises(config.ConfigError, match=r"classifier=liblinear: solver='newton' .* p=228 .* use a LibLinear"):
+    with pytest.raises(config.ConfigError, match=r"classifier.solver='newton' forms .* p=228 .* use a LibLinear"):
         experiment.run(cfg)
     assert list(tmp_path.iterdir()) == []

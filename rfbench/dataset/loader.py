@@ -18,7 +18,9 @@ from .sources import candidate_sources, fetch, resolve_mirror
 from .splits import apply_split, check_split, required_files
 
 _REQUIRED_KEYS = ("name", "n_features", "files", "split")
-_OPTIONAL_KEYS = ("deviations", "fallback", "mirror", "allow_unverified")
+_OPTIONAL_KEYS = ("task", "deviations", "fallback", "mirror", "allow_unverified")
+#: What a dataset's targets are: class labels (encoded as indices) or real numbers (kept as they are).
+TASKS = ("classification", "regression")
 
 
 @dataclass(frozen=True, eq=False)
@@ -29,10 +31,10 @@ class Dataset:
     ----------
     name : str
     X_train, X_test : ndarray of float64, shape (n, d)
-    y_train, y_test : ndarray of int64
-        Class indices into ``classes``.
+    y_train, y_test : ndarray
+        Classification: int64 class indices into ``classes``. Regression: the float64 targets.
     classes : ndarray
-        The original labels, sorted.
+        The original labels, sorted (empty for regression).
     deviations : tuple of str
         How this dataset departs from the paper's setup; empty if it does not.
     """
@@ -44,6 +46,7 @@ class Dataset:
     y_test: np.ndarray
     classes: np.ndarray
     deviations: tuple[str, ...] = ()
+    task: str = "classification"
 
     @property
     def d(self) -> int:
@@ -79,10 +82,23 @@ def load_dataset(cfg: Mapping | DictConfig, *, cache_dir: str | os.PathLike | No
     mirror = resolve_mirror(mirror, cfg.get("mirror"))
     data = {key: _load_file(cfg, key, cache_dir, mirror) for key in required_files(cfg["split"])}
     (X_train, y_train), (X_test, y_test) = apply_split(cfg["split"], data)
-    classes, y_train, y_test = encode_labels(y_train, y_test)
+    task = cfg.get("task", "classification")
+    if task == "classification":
+        classes, y_train, y_test = encode_labels(y_train, y_test)
+    else:
+        classes, y_train, y_test = np.empty(0), _targets(y_train, cfg), _targets(y_test, cfg)
     X_train, X_test = min_max_scale(X_train, X_test)
     return Dataset(cfg["name"], X_train, y_train, X_test, y_test, classes,
-                   tuple(cfg.get("deviations") or ()))
+                   tuple(cfg.get("deviations") or ()), task)
+
+
+def _targets(y: np.ndarray, cfg: Mapping) -> np.ndarray:
+    """Regression targets as float64, or a DatasetError naming a value that is not a number."""
+    try:
+        return np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise DatasetError(f"dataset {cfg['name']!r} is a regression task, but its target column holds "
+                           f"non-numbers (e.g. {np.asarray(y).ravel()[0]!r}); set task: classification") from None
 
 
 def _load_file(cfg: Mapping, key: str, cache_dir: Path, mirror: str | None) -> tuple[np.ndarray, np.ndarray]:
@@ -104,6 +120,11 @@ def _check_config(cfg: Mapping) -> None:
     if missing or unknown:
         raise DatasetError(f"dataset config {cfg.get('name')!r}: missing keys {missing}, unknown keys {unknown}; "
                            f"valid keys: {list(_REQUIRED_KEYS + _OPTIONAL_KEYS)}")
+    if cfg.get("task", "classification") not in TASKS:
+        raise DatasetError(f"dataset.task={cfg['task']!r} is invalid; choose one of {list(TASKS)}")
+    if cfg.get("task") == "regression" and cfg["split"].get("kind") == "stratified":
+        raise DatasetError("split kind 'stratified' needs class labels, and this dataset is a regression "
+                           "task; use kind: random or kind: files")
     n_features = cfg["n_features"]
     if not isinstance(n_features, int) or isinstance(n_features, bool) or n_features < 1:
         raise DatasetError(f"n_features must be a positive integer, got {n_features!r}")

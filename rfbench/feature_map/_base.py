@@ -3,12 +3,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted
 
+from rfbench.kernel import Kernel
 from rfbench.validation import is_int, is_real
 
 #: Random frequencies per block of ``gram_blocks``: 2 * 1024 float64 columns
@@ -33,6 +35,34 @@ class FeatureMap(TransformerMixin, BaseEstimator, ABC):
     one pass. ``GaussianRFF`` does; ``AsKRFF`` does not (its parts are weighted by
     estimated total masses) and neither does ``IdentityMap`` (no frequencies).
     """
+
+    #: The kernel classes whose Gram matrix this map approximates (the runner refuses others).
+    approximates: tuple[type[Kernel], ...] = ()
+
+    @classmethod
+    def from_kernel(cls, kernel: Kernel, **params: Any) -> FeatureMap:
+        """The map approximating ``kernel`` (a built kernel object), with constructor ``params``.
+
+        The runner builds each run's kernel once and calls this; a map whose constructor takes
+        the kernel's parameters (e.g. ``sigma``) reads them from the object here.
+        """
+        return cls(**params)
+
+    def output_size(self, n_features_in: int) -> tuple[int, int] | None:
+        """(columns of ``transform``, float64 numbers the fitted map holds) for inputs of width
+        ``n_features_in``, known before fitting (upper bounds); None when unknown.
+
+        Lets the runner refuse a configuration too large for memory before allocating it.
+        """
+        return None
+
+    def fit_record(self) -> dict[str, float]:
+        """Numbers of the fitted map worth a column of the results (e.g. estimated masses)."""
+        return {}
+
+    def approximated_gram(self, K: np.ndarray) -> np.ndarray:
+        """The matrix this map's K~ approximates, given the kernel's exact Gram K (K itself here)."""
+        return K
 
     @abstractmethod
     def check_params(self) -> None:

@@ -6,7 +6,9 @@ from collections.abc import Iterator, Mapping
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
-from rfbench.kernel import Kernel, Part, estimate_total_masses, make_kernel, unit_mass_grams
+from rfbench.kernel import PARTS, Kernel, Part, estimate_total_masses, make_kernel, unit_mass_grams
+from rfbench.kernel.modulated import ModulatedGaussianKernel
+from rfbench.validation import is_int
 
 from ._base import (
     DEFAULT_BLOCK_SIZE,
@@ -66,8 +68,9 @@ class AsKRFF(FeatureMap):
 
     Parameters
     ----------
-    kernel : str, default="shift_gaussian"
-        Name in ``rfbench.kernel.KERNELS``; it must have a spectral measure.
+    kernel : Kernel or str, default="shift_gaussian"
+        A kernel object on R^d with a spectral measure (its cached quadratures are reused by
+        every fit), or its name in ``rfbench.kernel.KERNELS``, built with ``kernel_params``.
     n_components : int, default=100
         Number M of frequencies sampled from each non-zero part.
     kernel_params : mapping, optional
@@ -103,7 +106,7 @@ class AsKRFF(FeatureMap):
     def __init__(
         self,
         *,
-        kernel: str = "shift_gaussian",
+        kernel: Kernel | str = "shift_gaussian",
         n_components: int = 100,
         kernel_params: dict | None = None,
         part: str = "asymmetric",
@@ -123,14 +126,28 @@ class AsKRFF(FeatureMap):
         self.dtype = dtype
         self.random_state = random_state
 
+    approximates = (ModulatedGaussianKernel,)
+
+    @classmethod
+    def from_kernel(cls, kernel: Kernel, **params) -> AsKRFF:
+        """The map of a built kernel object (its spectral parts and cached quadratures are reused)."""
+        return cls(kernel=kernel, **params)
+
+    def output_size(self, n_features_in: int) -> tuple[int, int]:
+        """2M columns per block of ``transform``; M x d frequencies per sampled part."""
+        parts = list(self.kernel.parts) if isinstance(self.kernel, Kernel) else list(PARTS)
+        parts = [p for p in parts if self.part == "asymmetric" or p in _REAL_PARTS]
+        blocks = len(parts) + ("imag_pos" in parts)
+        return 2 * self.n_components * blocks, len(parts) * self.n_components * n_features_in
+
     def fit(self, X: ArrayLike, y: object = None) -> AsKRFF:
         """Sample M frequencies per part, then set the total masses."""
         self.check_params()
         X = self._validate_X(X, reset=True)
-        kernel = make_kernel(self.kernel, X.shape[1], **dict(self.kernel_params or {}))
+        kernel = self._kernel(X.shape[1])
         parts = [p for p in kernel.parts if self.part == "asymmetric" or p in _REAL_PARTS]
         if not parts:
-            raise ValueError(f"kernel {self.kernel!r} has no spectral measure to sample; AsKRFF needs one")
+            raise ValueError(f"kernel {kernel.name!r} has no spectral measure to sample; AsKRFF needs one")
         rng = np.random.default_rng(self.random_state)
         samples = {p: kernel.sample(p, self.n_components, rng) for p in parts}
         self.kernel_ = kernel
@@ -142,6 +159,23 @@ class AsKRFF(FeatureMap):
             masses = self._estimate_total_masses(kernel, X, rng)
         self.total_masses_ = {p: float(masses[p]) for p in parts}
         return self
+
+    def fit_record(self) -> dict[str, float]:
+        """The estimated total mass and the sampler's acceptance rate of each part."""
+        return {**{f"mass_{p}": m for p, m in self.total_masses_.items()},
+                **{f"acceptance_{p}": r for p, r in self.acceptance_rates_.items()}}
+
+    def approximated_gram(self, K: np.ndarray) -> np.ndarray:
+        """K, or its symmetric part (K + K^T) / 2 for ``part="symmetric"``."""
+        return K if self.part == "asymmetric" else (K + K.T) / 2
+
+    def _kernel(self, d: int) -> Kernel:
+        """The kernel object: ``kernel`` itself, or built from its name and ``kernel_params``."""
+        if not isinstance(self.kernel, Kernel):
+            return make_kernel(self.kernel, d, **dict(self.kernel_params or {}))
+        if self.kernel.d != d:
+            raise ValueError(f"X has {d} features, but kernel {self.kernel.name!r} is defined on R^{self.kernel.d}")
+        return self.kernel
 
     def transform(self, X: ArrayLike) -> np.ndarray:
         """Classification features [phi_w, phi_z, phi_v, psi_v] scaled as in the class docstring."""
@@ -190,7 +224,9 @@ class AsKRFF(FeatureMap):
 
     def check_params(self) -> None:
         check_positive_int("n_components", self.n_components)
-        check_positive_int("n_subset", self.n_subset)
+        if not is_int(self.n_subset) or self.n_subset < 3:
+            raise ValueError(f"n_subset={self.n_subset!r} is invalid: an integer >= 3 (points of the "
+                             "total-mass least squares (12))")
         check_choice("part", self.part, PART_CHOICES)
         check_choice("total_mass", self.total_mass, TOTAL_MASS_CHOICES)
         check_choice("imaginary", self.imaginary, IMAGINARY_CHOICES)

@@ -6,6 +6,8 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
+from rfbench.kernel import LinearKernel
+
 from ._base import DEFAULT_BLOCK_SIZE, FeatureMap
 from ._trig import feature_dtype
 
@@ -25,6 +27,12 @@ class IdentityMap(FeatureMap):
 
     def __init__(self, *, dtype: DTypeLike = "float32") -> None:
         self.dtype = dtype
+
+    approximates = (LinearKernel,)
+
+    def output_size(self, n_features_in: int) -> tuple[int, int]:
+        """The input's columns; no parameters."""
+        return n_features_in, 0
 
     def check_params(self) -> None:
         feature_dtype(self.dtype)

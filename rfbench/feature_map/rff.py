@@ -7,6 +7,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 from sklearn.utils.validation import check_is_fitted
 
+from rfbench.kernel import GaussianKernel
 from rfbench.validation import is_int
 
 from ._base import (
@@ -70,6 +71,18 @@ class GaussianRFF(FeatureMap):
         self.variant = variant
         self.dtype = dtype
         self.random_state = random_state
+
+    approximates = (GaussianKernel,)
+
+    @classmethod
+    def from_kernel(cls, kernel: GaussianKernel, **params) -> GaussianRFF:
+        """The map of ``kernel``'s bandwidth."""
+        return cls(sigma=kernel.sigma, **params)
+
+    def output_size(self, n_features_in: int) -> tuple[int, int]:
+        """2M (``cos_sin``) or M columns; W (d x M) and b."""
+        m = self.n_components
+        return (2 * m if self.variant == "cos_sin" else m), m * (n_features_in + 1)
 
     def check_params(self) -> None:
         check_positive_int("n_components", self.n_components)

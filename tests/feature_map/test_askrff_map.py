@@ -190,7 +190,7 @@ def test_dtype_and_reproducibility(dtype, X):
     ("params", "message"),
     [
         ({"n_components": 0}, "n_components must be a positive integer, got 0"),
-        ({"n_subset": -3}, "n_subset must be a positive integer, got -3"),
+        ({"n_subset": -3}, "n_subset=-3 is invalid: an integer >= 3"),
         ({"part": "both"}, r"part='both' is not valid; choose one of \('asymmetric', 'symmetric'\)"),
         ({"total_mass": "mc"}, r"total_mass='mc' is not valid; choose one of \('estimate', 'exact'\)"),
         ({"imaginary": "real"}, r"imaginary='real' is not valid; choose one of \('magnitude', 'drop'\)"),
