@@ -71,6 +71,8 @@ class FeatureMap(TransformerMixin, BaseEstimator, ABC):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = self.accept_sparse
+        # The output dtype is the map's choice (e.g. its ``dtype`` parameter), not the input's.
+        tags.transformer_tags.preserves_dtype = []
         return tags
 
     def _validate_X(self, X: ArrayLike, *, reset: bool = False) -> np.ndarray | sparse.csr_array:
