@@ -11,6 +11,7 @@ from scipy.spatial.distance import cdist
 from rfbench.feature_map import AsKRFF, GaussianRFF, IdentityMap
 from rfbench.metrics import (
     LANCZOS_MIN_SIZE,
+    NORMS,
     accuracy,
     approximate_gram,
     relative_gram_error,
@@ -156,7 +157,7 @@ def test_gram_error_of_sparse_features_in_both_norms():
     fmap = RandomBinning(random_state=6).fit(U)
     K = 3 * np.exp(-cdist(U, U, "cityblock"))  # an exact Gram to compare with (any would serve)
     residual = K - shared_cells(fmap, U, U)
-    errors = relative_gram_errors(K, fmap, U, block_size=1)
+    errors = relative_gram_errors(K, fmap, U, norms=NORMS, block_size=1)
     assert errors["fro"] == pytest.approx(np.linalg.norm(residual) / np.linalg.norm(K), rel=1e-12)
     assert errors["spectral"] == pytest.approx(np.linalg.norm(residual, 2) / np.linalg.norm(K, 2), rel=1e-12)
 
@@ -208,7 +209,7 @@ def test_spectral_error_of_an_asymmetric_kernel(kernel):
     K = fmap.kernel_(U, U)
     assert not np.allclose(K, K.T)
     residual = K - dense_gram(fmap, U, U)
-    errors = relative_gram_errors(K, fmap, U, block_size=7)
+    errors = relative_gram_errors(K, fmap, U, norms=NORMS, block_size=7)
     assert errors["spectral"] == pytest.approx(np.linalg.norm(residual, 2) / np.linalg.norm(K, 2), rel=1e-10)
     assert errors["fro"] == relative_gram_error(K, fmap, U, block_size=7)  # the same operations, bit for bit
 
@@ -221,3 +222,4 @@ def test_relative_gram_errors_rejects_unknown_norms():
     with pytest.raises(ValueError, match="norms is empty"):
         relative_gram_errors(K, rff, X, norms=())
     assert list(relative_gram_errors(K, rff, X, norms="spectral")) == ["spectral"]
+    assert list(relative_gram_errors(K, rff, X)) == ["fro"]

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
-from typing import ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -42,9 +41,6 @@ class FeatureMap(TransformerMixin, BaseEstimator, ABC):
     estimated total masses) and neither does ``IdentityMap`` (no frequencies).
     """
 
-    #: Whether ``_validate_X`` takes scipy.sparse input (converted to CSR).
-    accept_sparse: ClassVar[bool] = False
-
     @abstractmethod
     def check_params(self) -> None:
         """Raise ValueError naming the first invalid constructor parameter; ``fit`` calls it first."""
@@ -67,6 +63,9 @@ class FeatureMap(TransformerMixin, BaseEstimator, ABC):
         check_positive_int("block_size", block_size)
         Z_X = _as_float64(self.transform(X))
         yield Z_X, (Z_X if Y is None else _as_float64(self.transform(Y)))
+
+    #: Whether ``_validate_X`` takes scipy.sparse input (converted to CSR).
+    accept_sparse: bool = False
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
