@@ -100,9 +100,7 @@ class _SymmetricSum:
         return gram
 
 
-def _add_product(
-    gram: np.ndarray, L: Factor, R: Factor, alpha: float = 1.0
-) -> np.ndarray:
+def _add_product(gram: np.ndarray, L: Factor, R: Factor, alpha: float = 1.0) -> np.ndarray:
     """``gram += alpha * L @ R.T`` in place for a Fortran-ordered float64 ``gram``."""
     if sparse.issparse(L) or sparse.issparse(R):
         # A sparse product keeps the factors' columns sparse; only the (n_x, n_y)
@@ -179,13 +177,16 @@ def spectral_norm(A: ArrayLike) -> float:
     """||A||_2, the largest singular value of a square matrix A.
 
     For n < ``LANCZOS_MIN_SIZE``, LAPACK's singular values (``scipy.linalg.svdvals``).
-    From it on, Lanczos (ARPACK), which needs a few dozen products with A
-    (O(n^2) each) where a full SVD costs O(n^3) (n = 1000: about 0.1-0.3 s against
-    1-2 s on 2 cores): on A itself, max |lambda|, when A is exactly symmetric
-    (``scipy.sparse.linalg.eigsh``); otherwise on A^T A (``scipy.sparse.linalg.svds``),
-    since an asymmetric kernel's K - K~ is not symmetric. ARPACK runs to machine
-    precision (tol=0) from a fixed start vector, so the result is reproducible;
-    its relative difference to LAPACK's is about 1e-15 (tests).
+    From it on, Lanczos (ARPACK), which needs some dozens of products with A
+    (O(n^2) each) where a full SVD costs O(n^3): on A itself, max |lambda|, when A
+    is exactly symmetric (``scipy.sparse.linalg.eigsh``); otherwise on A^T A
+    (``scipy.sparse.linalg.svds``), since an asymmetric kernel's K - K~ is not
+    symmetric. ARPACK iterates until the Ritz value is accurate to machine
+    precision (tol=0), from a fixed start vector, so the result is reproducible.
+    Measured on the AsK-RFF K and K - K~ of 1,000 spambase rows (M = 2d, three
+    kernels): within 4e-16 of ``numpy.linalg.norm(A, 2)``, 0.15-2.2 s for both
+    matrices against 5-24 s (2 shared cores); the tests hold it to 1e-12 on random
+    and rank-one matrices.
     """
     A = np.asarray(A, dtype=np.float64)
     n = A.shape[0]
