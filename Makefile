@@ -30,7 +30,7 @@ run: $(STAMP)  ## the default experiment (Gaussian RFF, M = 2d, spambase, 10 tri
 	$(BIN)/rfbench $(ARGS)
 
 bench: $(STAMP)  ## engine benchmark vs scikit-learn and bare BLAS -> results/bench/bench.csv + Markdown table
-	$(BIN)/python -m rfbench.bench $(ARGS)
+	$(BIN)/python benchmarks/bench.py $(ARGS)
 
 sweep: $(STAMP)  ## example sweep over M, aggregated into one CSV and figures
 	$(BIN)/rfbench -m experiment.name=sweep_m experiment.results_dir=$(RESULTS) feature_map.m_over_d=1,2,4,8 $(ARGS)

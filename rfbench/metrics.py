@@ -5,10 +5,16 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import sparse
+from scipy.linalg import issymmetric, svdvals
 from scipy.linalg.blas import dgemm, dsyrk
+from scipy.sparse.linalg import eigsh, svds
 
 from rfbench.feature_map import DEFAULT_BLOCK_SIZE, FeatureMap
 from rfbench.validation import is_int
+
+#: A factor of ``FeatureMap.gram_blocks``: dense, or scipy.sparse (CSR).
+Factor = np.ndarray | sparse.sparray | sparse.spmatrix
 
 
 def approximate_gram(
@@ -17,7 +23,9 @@ def approximate_gram(
     """K~(X, Y) = sum_b L_b R_b^T from ``feature_map.gram_blocks``, in float64.
 
     The blocks are accumulated in place, so memory is O(n_x n_y + (n_x + n_y) *
-    block_size) whatever the number of features.
+    block_size) whatever the number of features. Sparse (CSR) factors are
+    multiplied as sparse matrices, so their columns are never densified: a
+    binning map may have millions of them.
 
     When ``Y`` is None, a factor pair with one of the structures the maps give
     for Y = X, checked bit for bit (so K~ is unchanged up to rounding), costs half
@@ -59,10 +67,12 @@ class _SymmetricSum:
     def __init__(self, n: int) -> None:
         self._gram, self._upper, self._skew = (np.zeros((n, n), order="F") for _ in range(3))
 
-    def add(self, L: np.ndarray, R: np.ndarray, alpha: float = 1.0) -> None:
+    def add(self, L: Factor, R: Factor, alpha: float = 1.0) -> None:
         """Add ``alpha * L @ R.T``."""
         half = L.shape[1] // 2
-        if R is L or np.array_equal(R, L):
+        if sparse.issparse(L) or sparse.issparse(R):
+            self._gram = _add_product(self._gram, L, R, alpha)
+        elif R is L or np.array_equal(R, L):
             self._upper = dsyrk(alpha, L.T, beta=1.0, c=self._upper, trans=1, overwrite_c=True)
         elif np.array_equal(R, -L):
             self._upper = dsyrk(-alpha, L.T, beta=1.0, c=self._upper, trans=1, overwrite_c=True)
@@ -90,11 +100,25 @@ class _SymmetricSum:
         return gram
 
 
-def _add_product(gram: np.ndarray, L: np.ndarray, R: np.ndarray, alpha: float = 1.0) -> np.ndarray:
+def _add_product(gram: np.ndarray, L: Factor, R: Factor, alpha: float = 1.0) -> np.ndarray:
     """``gram += alpha * L @ R.T`` in place for a Fortran-ordered float64 ``gram``."""
+    if sparse.issparse(L) or sparse.issparse(R):
+        # A sparse product keeps the factors' columns sparse; only the (n_x, n_y)
+        # result is made dense, as gram is.
+        product = L @ R.T
+        gram += alpha * (product.toarray() if sparse.issparse(product) else product)
+        return gram
     # No (n_x, n_y) temporary: L.T and R.T are Fortran-contiguous views of the
     # C-ordered factors, so BLAS copies nothing, and gram is updated in place.
     return dgemm(alpha, L.T, R.T, beta=1.0, c=gram, trans_a=True, overwrite_c=True)
+
+
+#: Matrix norms of ``relative_gram_errors``.
+NORMS = ("fro", "spectral")
+
+#: Below this size ``spectral_norm`` calls LAPACK (all singular values, in
+#: milliseconds here); from it on, Lanczos (ARPACK) for the largest alone.
+LANCZOS_MIN_SIZE = 64
 
 
 def relative_gram_error(
@@ -107,10 +131,73 @@ def relative_gram_error(
     K : array-like of shape (n, n)
         Exact Gram matrix K[i, j] = k(x_i - x_j) of the rows of X.
     """
-    K, norm = _checked_gram(K, X)
+    return relative_gram_errors(K, feature_map, X, norms=("fro",), block_size=block_size)["fro"]
+
+
+def relative_gram_errors(
+    K: ArrayLike,
+    feature_map: FeatureMap,
+    X: ArrayLike,
+    norms: Sequence[str] = ("fro",),
+    block_size: int = DEFAULT_BLOCK_SIZE,
+) -> dict[str, float]:
+    """||K - K~|| / ||K|| in each of ``norms``, from one K~ = ``approximate_gram(feature_map, X)``.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        Exact Gram matrix K[i, j] = k(x_i - x_j) of the rows of X.
+    feature_map : FeatureMap
+        A fitted map.
+    X : array-like of shape (n, d)
+    norms : sequence of {"fro", "spectral"}, default=("fro",)
+        "fro": Frobenius norm; "spectral": largest singular value (see
+        ``spectral_norm``; K - K~ need not be symmetric).
+    block_size : int, default=DEFAULT_BLOCK_SIZE
+        Frequencies per factor block, as in ``approximate_gram``.
+
+    Returns
+    -------
+    dict mapping each norm of ``norms`` to the relative error, in that order
+    """
+    norms = _checked_norms(norms)
+    K, fro = _checked_gram(K, X)
     residual = approximate_gram(feature_map, X, block_size=block_size)
     residual -= K
-    return float(np.linalg.norm(residual) / norm)
+    errors = {}
+    for norm in norms:
+        if norm == "fro":
+            errors[norm] = float(np.linalg.norm(residual) / fro)
+        else:
+            errors[norm] = spectral_norm(residual) / spectral_norm(K)
+    return errors
+
+
+def spectral_norm(A: ArrayLike) -> float:
+    """||A||_2, the largest singular value of a square matrix A.
+
+    For n < ``LANCZOS_MIN_SIZE``, LAPACK's singular values (``scipy.linalg.svdvals``).
+    From it on, Lanczos (ARPACK), which needs some dozens of products with A
+    (O(n^2) each) where a full SVD costs O(n^3): on A itself, max |lambda|, when A
+    is exactly symmetric (``scipy.sparse.linalg.eigsh``); otherwise on A^T A
+    (``scipy.sparse.linalg.svds``), since an asymmetric kernel's K - K~ is not
+    symmetric. ARPACK iterates until the Ritz value is accurate to machine
+    precision (tol=0), from a fixed start vector, so the result is reproducible.
+    Measured on the AsK-RFF K and K - K~ of 1,000 spambase rows (M = 2d, three
+    kernels): within 4e-16 of ``numpy.linalg.norm(A, 2)``, 0.15-2.2 s for both
+    matrices against 5-24 s (2 shared cores); the tests hold it to 1e-12 on random
+    and rank-one matrices.
+    """
+    A = np.asarray(A, dtype=np.float64)
+    n = A.shape[0]
+    if A.ndim != 2 or A.shape[1] != n or n == 0:
+        raise ValueError(f"A must be a non-empty square matrix, got shape {A.shape}")
+    if n < LANCZOS_MIN_SIZE:
+        return float(svdvals(A)[0])
+    v0 = np.random.default_rng(0).standard_normal(n)
+    if issymmetric(A):
+        return float(abs(eigsh(A, k=1, which="LM", v0=v0, return_eigenvectors=False)[0]))
+    return float(svds(A, k=1, v0=v0, return_singular_vectors=False)[0])
 
 
 def relative_gram_errors_by_prefix(
@@ -177,6 +264,17 @@ def _checked_gram(K: ArrayLike, X: ArrayLike) -> tuple[np.ndarray, float]:
     if norm == 0.0:
         raise ValueError("K is all zeros: the relative error is undefined")
     return K, norm
+
+
+def _checked_norms(norms: Sequence[str]) -> list[str]:
+    """``norms`` as a list; ValueError naming the first that is not in NORMS, or if empty."""
+    norms = [norms] if isinstance(norms, str) else list(norms)
+    if not norms:
+        raise ValueError(f"norms is empty; choose one or more of {NORMS}")
+    for norm in norms:
+        if norm not in NORMS:
+            raise ValueError(f"norm {norm!r} is not valid; choose one or more of {NORMS}")
+    return norms
 
 
 def _checked_sizes(sizes: Sequence[int], n_components: int) -> list[int]:

@@ -5,10 +5,20 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from scipy import sparse
 from scipy.spatial.distance import cdist
 
 from rfbench.feature_map import AsKRFF, GaussianRFF, IdentityMap
-from rfbench.metrics import accuracy, approximate_gram, relative_gram_error
+from rfbench.metrics import (
+    LANCZOS_MIN_SIZE,
+    NORMS,
+    accuracy,
+    approximate_gram,
+    relative_gram_error,
+    relative_gram_errors,
+    spectral_norm,
+)
+from tests.feature_map.toy_maps import RandomBinning
 
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(30, 4))
@@ -103,3 +113,113 @@ def test_symmetric_shortcuts_equal_the_general_product(fmap):
     fmap.fit(X)
     np.testing.assert_allclose(approximate_gram(fmap, X, block_size=7), dense_gram(fmap, X, X.copy()), atol=1e-13)
     np.testing.assert_allclose(approximate_gram(fmap, X, block_size=7), approximate_gram(fmap, X, X.copy()), atol=1e-13)
+
+
+# --- sparse factors -------------------------------------------------------------------
+def shared_cells(fmap: RandomBinning, A, B) -> np.ndarray:
+    """The toy map's K~(A, B), counted from the cells directly."""
+    return (fmap.cells(A)[:, None, :] == fmap.cells(B)[None, :, :]).sum(axis=2).astype(float)
+
+
+def test_gram_of_a_million_sparse_columns_without_densifying_them():
+    """4 x 250,000 columns: one dense row would take 8 MB, the 200 rows 1.6 GB."""
+    U = RNG.uniform(size=(200, 4))
+    fmap = RandomBinning(width=0.3, random_state=5).fit(U)
+    tracemalloc.start()
+    try:
+        G = approximate_gram(fmap, U)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert G.shape == (200, 200) and G.dtype == np.float64
+    np.testing.assert_array_equal(G, shared_cells(fmap, U, U))
+    np.testing.assert_array_equal(approximate_gram(fmap, U, U[:30]), shared_cells(fmap, U, U[:30]))
+    assert peak < 24 * 2**20, peak
+
+
+class _MixedBlocks(IdentityMap):
+    """K~ = X X^T in two blocks, one CSR pair and one dense-by-CSR pair."""
+
+    def gram_blocks(self, X, Y=None, block_size=1):
+        X, Y = self._validate_pair(X, Y)
+        yield sparse.csr_array(X[:, :2]), sparse.csr_array(Y[:, :2])
+        yield X[:, 2:], sparse.csr_array(Y[:, 2:])
+
+
+def test_sparse_and_mixed_factors_add_up_like_dense_ones():
+    fmap = _MixedBlocks().fit(X)
+    np.testing.assert_allclose(approximate_gram(fmap, X), X @ X.T, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(approximate_gram(fmap, X, Y), X @ Y.T, rtol=0, atol=1e-13)
+
+
+def test_gram_error_of_sparse_features_in_both_norms():
+    U = RNG.uniform(size=(80, 3))
+    fmap = RandomBinning(random_state=6).fit(U)
+    K = 3 * np.exp(-cdist(U, U, "cityblock"))  # an exact Gram to compare with (any would serve)
+    residual = K - shared_cells(fmap, U, U)
+    errors = relative_gram_errors(K, fmap, U, norms=NORMS, block_size=1)
+    assert errors["fro"] == pytest.approx(np.linalg.norm(residual) / np.linalg.norm(K), rel=1e-12)
+    assert errors["spectral"] == pytest.approx(np.linalg.norm(residual, 2) / np.linalg.norm(K, 2), rel=1e-12)
+
+
+# --- spectral norm --------------------------------------------------------------------
+@pytest.mark.parametrize("n", [1, 5, LANCZOS_MIN_SIZE - 1, LANCZOS_MIN_SIZE, 300])
+@pytest.mark.parametrize("symmetric", [False, True], ids=["general", "symmetric"])
+def test_spectral_norm_equals_lapack_on_random_matrices(n, symmetric):
+    A = np.random.default_rng(n).standard_normal((n, n))
+    if symmetric:
+        A = A + A.T
+    assert spectral_norm(A) == pytest.approx(np.linalg.norm(A, 2), rel=1e-12)
+
+
+@pytest.mark.parametrize("n", [20, 200])
+def test_spectral_norm_of_a_rank_one_matrix_is_its_scale(n):
+    rng = np.random.default_rng(7)
+    u, v = (w / np.linalg.norm(w) for w in rng.standard_normal((2, n)))
+    assert spectral_norm(-3.5 * np.outer(u, v)) == pytest.approx(3.5, rel=1e-13)
+    assert spectral_norm(2.0 * np.outer(u, u)) == pytest.approx(2.0, rel=1e-13)  # symmetric
+
+
+def test_spectral_norm_rejects_a_non_square_matrix():
+    with pytest.raises(ValueError, match=r"A must be a non-empty square matrix, got shape \(3, 4\)"):
+        spectral_norm(np.ones((3, 4)))
+
+
+@pytest.mark.parametrize("n", [20, 150])
+def test_relative_errors_of_a_known_rank_one_residual(n):
+    """K = Q diag(s^2) Q^T + t u v^T, u, v orthogonal to Q's columns, and K~ = Q diag(s^2) Q^T.
+
+    The residual K - K~ = t u v^T is asymmetric of spectral norm |t|; K's singular
+    values are those of the two orthogonal parts, so ||K||_2 = max(s_1^2, |t|).
+    """
+    Q = np.linalg.qr(np.random.default_rng(8).standard_normal((n, 6)))[0]
+    s, t = np.array([2.0, 1.5, 1.0, 0.5]), -3.0
+    U = Q[:, :4] * s  # the identity map's K~ = U U^T = Q diag(s^2) Q^T
+    K = U @ U.T + t * np.outer(Q[:, 4], Q[:, 5])
+    errors = relative_gram_errors(K, IdentityMap().fit(U), U, norms=("spectral", "fro"))
+    assert list(errors) == ["spectral", "fro"]
+    assert errors["spectral"] == pytest.approx(3.0 / 4.0, rel=1e-12)
+    assert errors["fro"] == pytest.approx(3.0 / np.sqrt(np.sum(s**4) + 9.0), rel=1e-12)
+
+
+@pytest.mark.parametrize("kernel", ["sinh_gaussian", "cosh_gaussian"])
+def test_spectral_error_of_an_asymmetric_kernel(kernel):
+    U = RNG.uniform(size=(LANCZOS_MIN_SIZE + 6, 4))
+    fmap = AsKRFF(kernel=kernel, n_components=30, random_state=9).fit(U)
+    K = fmap.kernel_(U, U)
+    assert not np.allclose(K, K.T)
+    residual = K - dense_gram(fmap, U, U)
+    errors = relative_gram_errors(K, fmap, U, norms=NORMS, block_size=7)
+    assert errors["spectral"] == pytest.approx(np.linalg.norm(residual, 2) / np.linalg.norm(K, 2), rel=1e-10)
+    assert errors["fro"] == relative_gram_error(K, fmap, U, block_size=7)  # the same operations, bit for bit
+
+
+def test_relative_gram_errors_rejects_unknown_norms():
+    rff = GaussianRFF(n_components=4).fit(X)
+    K = np.eye(30)
+    with pytest.raises(ValueError, match=r"norm 'nuc' is not valid; choose one or more of \('fro', 'spectral'\)"):
+        relative_gram_errors(K, rff, X, norms=("fro", "nuc"))
+    with pytest.raises(ValueError, match="norms is empty"):
+        relative_gram_errors(K, rff, X, norms=())
+    assert list(relative_gram_errors(K, rff, X, norms="spectral")) == ["spectral"]
+    assert list(relative_gram_errors(K, rff, X)) == ["fro"]

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import sparse
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted
 
@@ -21,10 +22,16 @@ DEFAULT_BLOCK_SIZE = 1024
 class FeatureMap(TransformerMixin, BaseEstimator, ABC):
     """An explicit feature map z with ``fit``, ``transform`` and ``gram_blocks``.
 
-    ``transform`` gives the features handed to a linear classifier;
-    ``gram_blocks`` gives low-rank factors of the approximate Gram matrix,
-    sum_b L_b R_b^T = K~(X, Y), which for an asymmetric kernel is not
-    ``transform(X) @ transform(Y).T``.
+    ``transform`` gives the features handed to a linear classifier, dense or
+    scipy.sparse CSR; ``gram_blocks`` gives low-rank factors of the approximate
+    Gram matrix, sum_b L_b R_b^T = K~(X, Y), which for an asymmetric kernel is
+    not ``transform(X) @ transform(Y).T``. Where it is, the default
+    ``gram_blocks`` serves, and a new map implements only ``check_params``,
+    ``fit`` and ``transform``.
+
+    Input.  ``_validate_X`` takes dense float arrays; a map that also takes
+    sparse input sets the class attribute ``accept_sparse = True`` (it then
+    receives CSR).
 
     Prefixes.  A map whose K~ is the plain mean (1/M) sum_{j<M} k_j of the
     contributions k_j of one extensible sequence of M frequencies (``n_components``)
@@ -68,22 +75,40 @@ class FeatureMap(TransformerMixin, BaseEstimator, ABC):
     def check_params(self) -> None:
         """Raise ValueError naming the first invalid constructor parameter; ``fit`` calls it first."""
 
-    @abstractmethod
     def gram_blocks(
         self, X: ArrayLike, Y: ArrayLike | None = None, block_size: int = DEFAULT_BLOCK_SIZE
-    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    ) -> Iterator[tuple[np.ndarray | sparse.csr_array, np.ndarray | sparse.csr_array]]:
         """Yield float64 factors (L_b (n_x, c_b), R_b (n_y, c_b)) with sum_b L_b R_b^T = K~(X, Y).
 
         ``block_size`` bounds the random frequencies per block, hence memory
         O((n_x + n_y) * block_size) independently of the number of components.
-        ``Y=None`` means ``Y = X``.
-        """
+        ``Y=None`` means ``Y = X``. Factors are dense or CSR.
 
-    def _validate_X(self, X: ArrayLike, *, reset: bool = False) -> np.ndarray:
-        """2-D float array; ``reset`` records n_features_in_, otherwise checks it."""
+        This default is for maps with K~(x, y) = z(x)^T z(y): the single block
+        (z(X), z(Y)) from ``transform`` (``block_size`` is only checked), as
+        float64; with ``Y=None`` both factors are the same object. A map whose
+        features are too wide for one block, or whose K~ is not z(x)^T z(y),
+        overrides it.
+        """
+        check_positive_int("block_size", block_size)
+        Z_X = _as_float64(self.transform(X))
+        yield Z_X, (Z_X if Y is None else _as_float64(self.transform(Y)))
+
+    #: Whether ``_validate_X`` takes scipy.sparse input (converted to CSR).
+    accept_sparse: bool = False
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self.accept_sparse
+        # The output dtype is the map's choice (e.g. its ``dtype`` parameter), not the input's.
+        tags.transformer_tags.preserves_dtype = []
+        return tags
+
+    def _validate_X(self, X: ArrayLike, *, reset: bool = False) -> np.ndarray | sparse.csr_array:
+        """2-D float array (or CSR, if ``accept_sparse``); ``reset`` records n_features_in_, otherwise checks it."""
         if not reset:
             check_is_fitted(self)
-        X = check_array(X, dtype=(np.float64, np.float32))
+        X = check_array(X, accept_sparse="csr" if self.accept_sparse else False, dtype=(np.float64, np.float32))
         if reset:
             self.n_features_in_ = X.shape[1]
         elif X.shape[1] != self.n_features_in_:
@@ -94,6 +119,13 @@ class FeatureMap(TransformerMixin, BaseEstimator, ABC):
     def _validate_pair(self, X: ArrayLike, Y: ArrayLike | None) -> tuple[np.ndarray, np.ndarray]:
         X = self._validate_X(X)
         return X, (X if Y is None else self._validate_X(Y))
+
+
+def _as_float64(Z: ArrayLike) -> np.ndarray | sparse.csr_array:
+    """Z in float64 (a copy only when its dtype differs): CSR if it is sparse, else an ndarray."""
+    if sparse.issparse(Z):
+        return sparse.csr_array(Z, dtype=np.float64)
+    return np.asarray(Z, dtype=np.float64)
 
 
 def frequency_blocks(n: int, block_size: int) -> Iterator[slice]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from rfbench import bench
+from benchmarks import bench
 
 
 def test_quick_bench_writes_every_section(tmp_path, capsys):
@@ -20,7 +20,7 @@ def test_quick_bench_writes_every_section(tmp_path, capsys):
     assert list(rss.name) == [f"{k} peak RSS" for k in bench.GRAM_KERNELS]
     assert ((rss.value > 0) & (rss.value < 2)).all()  # GiB
     printed = capsys.readouterr().out
-    assert printed.startswith("`python -m rfbench.bench --quick`")
+    assert printed.startswith("`python benchmarks/bench.py --quick`")
     assert "| end to end | wall time of the paper make targets | not timed here" in printed
 
 
