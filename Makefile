@@ -16,7 +16,7 @@ endif
 ARGS    ?=
 RESULTS ?= results
 
-.PHONY: install run test bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1
+.PHONY: install run test bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 tutorial
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -74,6 +74,10 @@ askrff-table1: $(STAMP)
 	$(SWEEP) experiment=askrff_accuracy dataset=$(ASKRFF_DATASETS) kernel=gaussian feature_map=rff
 	$(SWEEP) experiment=askrff_accuracy dataset=$(ASKRFF_DATASETS) kernel=linear feature_map=identity
 	$(REPORT) table1
+
+# --- The Bochner tutorial's demo: results/tutorial/ ------------------------------------------
+tutorial: $(STAMP)  ## the tutorial's 1-D kernel estimate from K random features, error vs K
+	$(BIN)/python -m rfbench.reports.tutorial --results $(RESULTS)
 
 clean-results:
 	find $(RESULTS) -mindepth 1 ! -name README.md -exec rm -rf {} +

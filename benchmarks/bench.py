@@ -53,7 +53,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from liblinear import liblinearutil
-from omegaconf import OmegaConf
+from hydra import compose, initialize_config_dir
 from scipy import sparse
 from scipy.linalg.blas import dgemm
 from sklearn.kernel_approximation import RBFSampler
@@ -62,12 +62,10 @@ from sklearn.preprocessing import LabelBinarizer
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_info
 
+from rfbench import components, config
 from rfbench.classifier import DEFAULT_C_GRID, LibLinearClassifier
-from rfbench.cli import CONFIG_DIR
 from rfbench.dataset import Dataset, load_dataset
-from rfbench.feature_map import AsKRFF, GaussianRFF
-from rfbench.feature_map._sincos import scaled_cos_sin_rows
-from rfbench.feature_map._trig import trig_threads
+from rfbench.feature_map import GaussianRFF, scaled_cos_sin_rows, trig_threads
 from rfbench.metrics import relative_gram_error
 from rfbench.newton_svc import primal_objective, squared_hinge_path
 
@@ -240,9 +238,8 @@ def _gram_child(X: np.ndarray, kernel: str, sizes: Sizes, repeats: int) -> tuple
     The bare GEMMs are the plain accumulation gram += L_b R_b^T over float64
     factors of the same sizes, timed right after in the same process.
     """
-    d = X.shape[1]
-    fmap = AsKRFF(kernel=kernel, n_components=sizes.gram_m_over_d * d, kernel_params=_kernel_params(kernel),
-                  random_state=0).fit(X)
+    cfg = _composed(f"kernel={kernel}", f"feature_map.m_over_d={sizes.gram_m_over_d}")
+    fmap = components.build_feature_map(cfg, components.build_kernel(cfg, X.shape[1]), random_state=0).fit(X)
     K = fmap.kernel_(X, X)
     error = relative_gram_error(K, fmap, X, block_size=sizes.gram_block)
     seconds = median_seconds(lambda: relative_gram_error(K, fmap, X, block_size=sizes.gram_block), repeats)
@@ -358,11 +355,9 @@ def bench_model_selection(name: str, n_rows: int | None) -> list[Row]:
 
 def _askrff_trial_features(name: str, n_rows: int | None) -> tuple[np.ndarray, ...]:
     """Train and test features of one AsK-RFF trial from the configs (Table 1: Sinh, Asy, M = 2d)."""
-    data = _dataset(name)
-    params = {k: v for k, v in _config("feature_map", "askrff").items() if k not in ("name", "n_components")}
-    m_over_d = params.pop("m_over_d")
-    fmap = AsKRFF(kernel="sinh_gaussian", n_components=round(m_over_d * data.d),
-                  kernel_params=_kernel_params("sinh_gaussian"), random_state=0, **params).fit(data.X_train)
+    cfg = _composed(f"dataset={name}", "kernel=sinh_gaussian")
+    data = load_dataset(cfg["dataset"])
+    fmap = components.build_feature_map(cfg, components.build_kernel(cfg, data.d), random_state=0).fit(data.X_train)
     return fmap.transform(data.X_train[:n_rows]), data.y_train[:n_rows], fmap.transform(data.X_test), data.y_test
 
 
@@ -385,21 +380,19 @@ def _objective_gap(Z: np.ndarray, y: np.ndarray, C: float, coef: np.ndarray) -> 
 
 
 # --- driver ---------------------------------------------------------------------------
-def _config(group: str, name: str) -> dict:
-    return OmegaConf.to_container(OmegaConf.load(Path(CONFIG_DIR) / group / f"{name}.yaml"), resolve=True)
-
-
-def _kernel_params(kernel: str) -> dict:
-    return {k: v for k, v in _config("kernel", kernel).items() if k not in ("name", "defaults") and v is not None}
+def _composed(*overrides: str) -> dict:
+    """The resolved rfbench config of a command line's overrides (as ``rfbench <overrides>`` composes it)."""
+    with initialize_config_dir(config.CONFIG_DIR, version_base="1.3"):
+        return config.to_dict(compose("config", overrides=list(overrides)))
 
 
 def _dataset(name: str) -> Dataset:
-    return load_dataset(_config("dataset", name))
+    return load_dataset(_composed(f"dataset={name}")["dataset"])
 
 
 def run(sizes: Sizes, repeats: int, sections: Sequence[str] = SECTIONS) -> pd.DataFrame:
     """The chosen sections; one row per measurement or ratio."""
-    sigma = _config("kernel", "gaussian")["sigma"]
+    sigma = _composed("kernel=gaussian")["kernel"]["sigma"]
     rows = []
     if "transform" in sections:
         data = _dataset(sizes.transform_dataset)

@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
+from rfbench.metrics import NORMS
 from rfbench.validation import is_int
 
 #: The config groups every run composes.
@@ -26,8 +27,6 @@ GROUPS = ("dataset", "kernel", "feature_map", "classifier", "experiment")
 #: The config groups live beside the package, at the repository's top level.
 CONFIG_DIR = str(Path(__file__).resolve().parents[1] / "configs")
 
-#: Norms of the relative Gram error ||K - K~|| / ||K||: Frobenius and spectral (largest singular value).
-GRAM_NORMS = ("fro", "spectral")
 
 #: Config keys that change how a run executes, not what it computes; excluded from run ids.
 EXECUTION_KEYS = (
@@ -152,9 +151,9 @@ def validate(cfg: Mapping[str, Any]) -> None:
     _require(exp["blas_threads"] is None or is_int(exp["blas_threads"]) and exp["blas_threads"] >= 1,
              "experiment.blas_threads", exp["blas_threads"], "an integer >= 1, or null for the library default")
     norms = exp.get("gram_norms", ["fro"])
-    _require(isinstance(norms, list) and len(norms) > 0 and set(norms) <= set(GRAM_NORMS)
+    _require(isinstance(norms, list) and len(norms) > 0 and set(norms) <= set(NORMS)
              and len(set(norms)) == len(norms), "experiment.gram_norms", norms,
-             f"a non-empty list of distinct norms out of {list(GRAM_NORMS)}")
+             f"a non-empty list of distinct norms out of {list(NORMS)}")
     _validate_results_dir(exp["results_dir"])
 
 

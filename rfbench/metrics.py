@@ -337,12 +337,3 @@ def _checked_pair(y_true: ArrayLike, y_pred: ArrayLike) -> tuple[np.ndarray, np.
         raise ValueError("y_true and y_pred must be non-empty 1-D arrays of equal length, "
                          f"got shapes {y_true.shape} and {y_pred.shape}")
     return y_true, y_pred
-
-
-def relative_gram_errors(K: ArrayLike, feature_map: FeatureMap, X: ArrayLike, norms: tuple[str, ...] = ("fro",),
-                         block_size: int = DEFAULT_BLOCK_SIZE) -> dict[str, float]:
-    """||K - K~|| / ||K|| in each of ``norms`` ("fro", "spectral": the largest singular value)."""
-    K, _ = _checked_gram(K, X)
-    residual = approximate_gram(feature_map, X, block_size=block_size) - K
-    return {norm: float(np.linalg.norm(residual, "fro" if norm == "fro" else 2) /
-                        np.linalg.norm(K, "fro" if norm == "fro" else 2)) for norm in norms}

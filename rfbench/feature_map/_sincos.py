@@ -18,7 +18,7 @@ reported to the caller, which falls back to numpy for that block.
 
 Written branch-free so LLVM (through numba) vectorizes it: on AVX2 it is about
 five times faster than numpy's float32 ``cos`` + ``sin`` for in-cache blocks
-(see rfbench.bench).  numba is compiled once per machine and cached on disk.
+(see benchmarks/bench.py).  numba is compiled once per machine and cached on disk.
 """
 from __future__ import annotations
 

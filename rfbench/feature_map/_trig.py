@@ -41,7 +41,7 @@ from ._sincos import scaled_cos_sin_rows
 
 #: Size of the per-chunk projection buffer: large enough that per-chunk costs
 #: (GEMM call, task dispatch) vanish, small enough to leave the threads many
-#: chunks to balance (measured flat from 1 to 4 MiB on the bench, see rfbench.bench).
+#: chunks to balance (measured flat from 1 to 4 MiB on the bench, see benchmarks/bench.py).
 CHUNK_BYTES = 2 * 2**20
 
 _FEATURE_DTYPES = ("float32", "float64")

@@ -6,11 +6,13 @@ import inspect
 from .asymmetric import CoshGaussian, ShiftGaussian, SinhGaussian
 from .base import PARTS, Kernel, Part
 from .gaussian import GaussianKernel, LinearKernel
+from .laplacian import LaplacianKernel
 from .total_mass import estimate_total_masses, unit_mass_grams
 
 KERNELS: dict[str, type[Kernel]] = {
     "gaussian": GaussianKernel,
     "linear": LinearKernel,
+    "laplacian": LaplacianKernel,
     "shift_gaussian": ShiftGaussian,
     "sinh_gaussian": SinhGaussian,
     "cosh_gaussian": CoshGaussian,
@@ -35,6 +37,7 @@ __all__ = [
     "CoshGaussian",
     "GaussianKernel",
     "Kernel",
+    "LaplacianKernel",
     "LinearKernel",
     "Part",
     "ShiftGaussian",

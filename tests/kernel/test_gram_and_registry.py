@@ -59,7 +59,7 @@ def test_parameter_defaults_follow_the_paper():
 
 
 def test_registry_names():
-    assert sorted(KERNELS) == ["cosh_gaussian", "gaussian", "linear", "shift_gaussian", "sinh_gaussian"]
+    assert sorted(KERNELS) == ["cosh_gaussian", "gaussian", "laplacian", "linear", "shift_gaussian", "sinh_gaussian"]
 
 
 @pytest.mark.parametrize(
