@@ -120,6 +120,16 @@ def test_fig2_and_fig3_summaries_from_runner_tables(tmp_path):
     shift = fig3[(fig3["kernel.name"] == "shift_gaussian") & (fig3["m_over_d"] == 2.0)].iloc[0]
     assert shift["test_accuracy_mean"] == pytest.approx(0.9) and shift["test_accuracy_count"] == 3
     assert (tmp_path / "fig2.png").exists() and (tmp_path / "fig3" / "fig3.png").exists()
+    # the claims: errors fall with M on every curve, their sd (the same at both M here) does not
+    fig2_md = (tmp_path / "fig2.md").read_text()
+    assert "| holds     | 3 of 3 (dataset, kernel) curves strictly decreasing in M " in fig2_md
+    assert "| fails     | 0 of 3 (dataset, kernel) curves lower at the largest M than at the smallest; not in: " \
+           "spambase cosh_gaussian (0.001 at M/d=2, 0.001 at 4)" in fig2_md
+    # accuracy 0.9 everywhere: not above the linear 0.9, not rising; sampling time 0.01 M rises
+    fig3_md = (tmp_path / "fig3" / "fig3.md").read_text()
+    assert "| fails     | 0 of 6 Asy points at M >= d above the linear classifier's mean accuracy" in fig3_md
+    assert "| fails     | 0 of 3 (dataset, kernel) curves higher at the largest M" in fig3_md
+    assert "| holds     | 3 of 3 (dataset, kernel) curves higher at the largest M than at the smallest " in fig3_md
 
 
 @pytest.mark.slow
