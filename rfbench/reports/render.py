@@ -1,5 +1,5 @@
 """Writing a paper's reports: Markdown documents, comparison tables (long or in the paper's
-layout), CSVs and the comparison figure.
+layout) and the comparison figure (CSVs: :func:`rfbench.results.write_csv`).
 
 A report is a Markdown file with a title, sections of tables and notes, and the
 deviations of our runs from the paper's protocol; every file is written atomically.
@@ -118,12 +118,6 @@ def write_markdown(path: Path, title: str, sections: Sequence[tuple[str, pd.Data
                    deviations: Sequence[str] = ()) -> Path:
     """Write :func:`markdown` to ``path`` atomically."""
     results.write_atomic(path, markdown(title, sections, deviations))
-    return path
-
-
-def write_csv(path: Path, table: pd.DataFrame) -> Path:
-    """Write a comparison (or any table) to ``path`` atomically."""
-    results.write_csv(path, table)
     return path
 
 
