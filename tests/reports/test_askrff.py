@@ -151,12 +151,12 @@ def test_make_askrff_table1_then_fig3_share_their_runs(tmp_path):
     make("askrff-table1")
     table = pd.read_csv(tmp_path / "askrff" / "table1" / "table1.csv")
     spam = table[table["dataset"] == "spambase"]
-    assert len(spam) == 8 and spam["ours_mean"].notna().all() and (spam["trials"] == 1).all()
-    assert spam["ours_mean"].between(80, 100).all()
+    assert len(spam) == 8 and spam["mean"].notna().all() and (spam["n"] == 1).all()
+    assert spam["mean"].between(80, 100).all()
 
     log = make("askrff-fig3", "ASKRFF_FIG3_M=2")
     assert log.count("0 trial(s) to do") == 4 and "1 trial(s) to do" not in log  # 3 kernels + Linear
     fig3 = pd.read_csv(tmp_path / "askrff" / "fig3" / "fig3.csv").set_index("kernel.name")
     asy = spam[spam["approximation"] == "Asy"].set_index("method")
     for kernel in askrff.KERNELS:
-        assert 100 * fig3.loc[kernel, "test_accuracy_mean"] == pytest.approx(asy.loc[kernel, "ours_mean"])
+        assert 100 * fig3.loc[kernel, "test_accuracy_mean"] == pytest.approx(asy.loc[kernel, "mean"])
