@@ -1,4 +1,6 @@
-"""Figures: a metric against log2(M/d) with mean +- 1 sd error bars, as the papers plot.
+"""Generic figures: a metric against log2(M/d) with mean +- 1 sd error bars, as the papers plot,
+and the pieces a paper's own figures are made of (:func:`error_bars`, :func:`caption`,
+:func:`m_axis`, :func:`dataset_colors`, :func:`save`).
 
 Every figure says what its bars are and how many trials each point has (in a caption, and
 at the points themselves when that number differs between points).  A metric that cannot be
@@ -43,22 +45,22 @@ def metric_vs_m(trials: pd.DataFrame, metric: str, path: Path) -> Path:
     for ax, name in zip(axes[0], datasets):
         sub = trials[trials["dataset.name"] == name]
         for key, curve in sub.groupby(series, dropna=False):
-            points.append((ax, _error_bars(ax, curve, metric, color=colors[_label(series, key)])))
+            points.append((ax, error_bars(ax, curve, metric, color=colors[_label(series, key)])))
         ax.set(title=name, xlabel=r"$\log_2(M/d)$", ylabel=LABELS.get(metric, metric))
-        _m_axis(ax)
+        m_axis(ax)
     handles = [plt.Line2D([], [], color=colors[label], marker="o", ms=3) for label in labels]
     fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.05), ncol=min(len(labels), 4),
                fontsize=8)
-    _caption(fig, points)
+    caption(fig, points)
     fig.tight_layout(rect=(0, 0.16, 1, 1))
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def _nonnegative(metric: str) -> bool:
     return metric.startswith(("time_", "mass_")) or metric == "gram_error"
 
 
-def _point_stats(curve: pd.DataFrame, metric: str) -> pd.DataFrame:
+def point_stats(curve: pd.DataFrame, metric: str) -> pd.DataFrame:
     """Per M/d: x = log2(M/d), mean, count and the whiskers (lower, upper) of mean +- 1 sd."""
     stats = curve.groupby("m_over_d")[metric].agg(["mean", "std", "count"]).reset_index()
     stats["x"] = np.log2(stats["m_over_d"])
@@ -68,18 +70,18 @@ def _point_stats(curve: pd.DataFrame, metric: str) -> pd.DataFrame:
     return stats
 
 
-def _error_bars(ax, curve: pd.DataFrame, metric: str, **style) -> pd.DataFrame:
-    """Plot one curve's ``metric``, mean +- 1 sd per M/d; return its :func:`_point_stats`."""
-    stats = _point_stats(curve, metric)
+def error_bars(ax, curve: pd.DataFrame, metric: str, **style) -> pd.DataFrame:
+    """Plot one curve's ``metric``, mean +- 1 sd per M/d; return its :func:`point_stats`."""
+    stats = point_stats(curve, metric)
     ax.errorbar(stats["x"], stats["mean"], yerr=[stats["lower"], stats["upper"]], marker="o", ms=3,
                 capsize=3, **style)
     return stats
 
 
-def _caption(fig, points: list[tuple[object, pd.DataFrame]]) -> None:
+def caption(fig, points: list[tuple[object, pd.DataFrame]]) -> None:
     """Say what the bars are and how many trials a point has; if that varies, write n at each point.
 
-    ``points`` pairs each axes with a curve's statistics from :func:`_error_bars`.
+    ``points`` pairs each axes with a curve's statistics from :func:`error_bars`.
     """
     counts = pd.concat([stats["count"] for _, stats in points])
     if counts.nunique() == 1:
@@ -95,7 +97,7 @@ def _caption(fig, points: list[tuple[object, pd.DataFrame]]) -> None:
     fig.text(0.5, 0.01, f"bars: mean ± 1 sd over trials; {n}", ha="center", va="bottom", fontsize=8)
 
 
-def _m_axis(ax) -> None:
+def m_axis(ax) -> None:
     """log2(M/d) takes integer values: tick only those."""
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(alpha=0.3)
@@ -124,77 +126,14 @@ def _label(series: list[str], key) -> str:
     return " ".join(names + swept)
 
 
-PART_LABELS = {"real_pos": "real pos", "real_neg": "real neg", "imag_pos": "imaginary"}
-
-
-def masses_vs_m(masses: pd.DataFrame, exact: pd.DataFrame, path: Path) -> Path:
-    """AsK-RFF Fig. 1: estimated total masses (mean +- 1 sd bars) against log2(M/d), exact as lines.
-
-    ``masses`` has columns kernel, m_over_d and mass_<part>; ``exact`` has kernel and mass_<part>.
-    """
-    kernels = list(dict.fromkeys(masses["kernel"]))
-    fig, axes = plt.subplots(1, len(kernels), figsize=(4.5 * len(kernels), 4.0), squeeze=False)
-    points = []
-    for ax, kernel in zip(axes[0], kernels):
-        sub = masses[masses["kernel"] == kernel]
-        truth = exact[exact["kernel"] == kernel].iloc[0]
-        for i, (part, label) in enumerate(PART_LABELS.items()):
-            stats = _point_stats(sub, f"mass_{part}")
-            stats["x"] += (i - 1) * 0.22
-            ax.bar(stats["x"], stats["mean"], width=0.22, yerr=[stats["lower"], stats["upper"]], capsize=2,
-                   color=f"C{i}", alpha=0.75, label=label)
-            ax.axhline(truth[f"mass_{part}"], color=f"C{i}", ls="--", lw=1, label=f"true {label}")
-            points.append((ax, stats))
-        ax.set(title=kernel, xlabel=r"$\log_2(M/d)$", ylabel="total mass")
-        _m_axis(ax)
-    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", bbox_to_anchor=(0.5, 0.05),
-               ncol=6, fontsize=8)
-    _caption(fig, points)
-    fig.tight_layout(rect=(0, 0.14, 1, 1))
-    return _save(fig, path)
-
-
-def accuracy_and_time_vs_m(trials: pd.DataFrame, linear: pd.DataFrame, path: Path,
-                           kernels: Sequence[str] = (), datasets: Sequence[str] = ()) -> Path:
-    """AsK-RFF Fig. 3: test accuracy (top) and sampling time (bottom) against log2(M/d).
-
-    One column per kernel (in ``kernels`` order, then any others as they come), one curve per
-    dataset; the linear classifier's mean accuracy on each dataset (``linear``: columns
-    dataset.name, test_accuracy) is a dashed line of the same colour.  A dataset's colour is
-    its position in ``datasets`` (then the others, sorted), so it does not change with the
-    datasets present.
-    """
-    present = list(dict.fromkeys(trials["kernel.name"]))
-    kernels = [k for k in kernels if k in present] + [k for k in present if k not in kernels]
-    colors = dataset_colors(trials["dataset.name"], datasets)
-    fig, axes = plt.subplots(2, len(kernels), figsize=(4.5 * len(kernels), 6.8), squeeze=False)
-    points = []
-    for col, kernel in enumerate(kernels):
-        curves = trials[trials["kernel.name"] == kernel].groupby("dataset.name")
-        for name, curve in sorted(curves, key=lambda item: list(colors).index(item[0])):  # legend order
-            for row, metric in enumerate(("test_accuracy", "time_fit")):
-                ax = axes[row][col]
-                points.append((ax, _error_bars(ax, curve, metric, color=colors[name], label=name)))
-            base = linear.loc[linear["dataset.name"] == name, "test_accuracy"]
-            if len(base):
-                axes[0][col].axhline(base.mean(), color=colors[name], ls="--", lw=1)
-        axes[0][col].set(title=kernel, ylabel="test accuracy (dashed: linear)")
-        axes[1][col].set(xlabel=r"$\log_2(M/d)$", ylabel="feature sampling time (s)", yscale="log")
-        for ax in axes[:, col]:
-            _m_axis(ax)
-    axes[0][0].legend(fontsize=7)
-    _caption(fig, points)
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
-    return _save(fig, path)
-
-
 def dataset_colors(present: Iterable[str], order: Sequence[str] = ()) -> dict[str, str]:
     """Matplotlib colour cycle entry per dataset: ``order`` first, then the others sorted."""
     names = list(order) + sorted(set(present) - set(order))
     return {name: f"C{i}" for i, name in enumerate(names)}
 
 
-def _save(fig, path: Path) -> Path:
+def save(fig, path: Path) -> Path:
+    """Write ``fig`` to ``path`` atomically (format from the suffix, 120 dpi) and close it."""
     if not fig.get_layout_engine():
         fig.tight_layout()
     with atomic_write(path) as handle:

@@ -49,13 +49,13 @@ def _points(metric, values_by_m):
 
 
 def test_whiskers_of_a_nonnegative_metric_stop_at_zero():
-    times = plotting._point_stats(_points("time_fit", {1: [0.01, 0.01, 0.10], 2: [1.0, 1.2]}), "time_fit")
+    times = plotting.point_stats(_points("time_fit", {1: [0.01, 0.01, 0.10], 2: [1.0, 1.2]}), "time_fit")
     assert times["lower"][0] == times["mean"][0] == pytest.approx(0.04)  # sd 0.052 > mean: cut at 0
     assert times["upper"][0] == pytest.approx(np.std([0.01, 0.01, 0.10], ddof=1))
     assert times["lower"][1] == times["upper"][1] == pytest.approx(np.std([1.0, 1.2], ddof=1))  # whole
-    acc = plotting._point_stats(_points("test_accuracy", {1: [-0.5, 0.1, 0.1]}), "test_accuracy")
+    acc = plotting.point_stats(_points("test_accuracy", {1: [-0.5, 0.1, 0.1]}), "test_accuracy")
     assert acc["lower"][0] == acc["upper"][0] > 0.3  # symmetric where negatives are possible
-    one = plotting._point_stats(_points("time_fit", {4: [0.3]}), "time_fit")
+    one = plotting.point_stats(_points("time_fit", {4: [0.3]}), "time_fit")
     assert (one["lower"][0], one["upper"][0], one["count"][0]) == (0, 0, 1)
 
 
@@ -63,12 +63,12 @@ def test_caption_says_what_the_bars_are_and_how_many_trials():
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots()
-    even = plotting._error_bars(ax, _points("gram_error", {1: [0.1, 0.2], 2: [0.1, 0.1]}), "gram_error")
-    plotting._caption(fig, [(ax, even)])
+    even = plotting.error_bars(ax, _points("gram_error", {1: [0.1, 0.2], 2: [0.1, 0.1]}), "gram_error")
+    plotting.caption(fig, [(ax, even)])
     assert fig.texts[-1].get_text() == "bars: mean ± 1 sd over trials; 2 trial(s) per point"
     assert len(ax.texts) == 0
-    uneven = plotting._error_bars(ax, _points("gram_error", {1: [0.1], 4: [0.1, 0.2, 0.3]}), "gram_error")
-    plotting._caption(fig, [(ax, even), (ax, uneven)])
+    uneven = plotting.error_bars(ax, _points("gram_error", {1: [0.1], 4: [0.1, 0.2, 0.3]}), "gram_error")
+    plotting.caption(fig, [(ax, even), (ax, uneven)])
     assert fig.texts[-1].get_text() == "bars: mean ± 1 sd over trials; 1-3 trials per point (n at each point)"
     assert sorted(t.get_text() for t in ax.texts) == ["n=1", "n=2", "n=2", "n=3"]
     plt.close(fig)

@@ -1,20 +1,26 @@
-"""The AsK-RFF report: reference values, verdict logic, and the figure pipelines on tiny inputs."""
+"""The AsK-RFF report: its published values, Table 1's verdicts, the claims, and the figure pipelines on
+tiny inputs."""
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from rfbench.kernel import make_kernel
-from rfbench.reports import askrff
+from rfbench.reports import askrff, published
 
 
 def test_published_table1_is_complete_and_cites_its_source():
-    table = askrff.published_table1()
-    assert len(table) == 8 * 4
-    assert set(table["dataset"]) == {"spambase", "ijcnn1", "letter", "cod_rna"}
-    cell = table.set_index(["method", "approximation", "dataset"]).loc[("sinh_gaussian", "Asy", "letter")]
-    assert (cell["accuracy_mean"], cell["accuracy_std"]) == (82.455, 0.851)
-    header = (askrff.resources.files("rfbench.reports") / "published" / "askrff_table1.csv").read_text()
-    assert header.startswith("# PUBLISHED VALUES") and "Table 1" in header
+    table = askrff.load_published()
+    cells = table[table["source"] == "Table 1"].query("metric != 'claim'")
+    assert len(cells) == 8 * 4 and set(cells["unit"]) == {"%"}
+    assert set(cells["dataset"]) == {"spambase", "ijcnn1", "letter", "cod_rna"}
+    cell = cells.set_index(["method", "approximation", "dataset"]).loc[("sinh_gaussian", "Asy", "letter")]
+    assert (cell["value"], cell["sd"]) == (82.455, 0.851)
+    header = published.path_of("askrff").read_text()
+    assert header.startswith("# PUBLISHED VALUES transcribed from the paper, used only for side-by-side")
+    # every claim the CSV makes has its check in the report (else the report would refuse to render)
+    assert set(table.query("metric == 'claim'")["source"]) == {"Fig. 1", "Fig. 2", "Fig. 3", "Table 1"}
 
 
 def _write_run(root, run_id, rows):
@@ -30,30 +36,45 @@ def _rows(kernel, fmap, part, dataset, accuracies, m_over_d=2.0):
             for t, a in enumerate(accuracies)]
 
 
-def test_table1_compares_cells_and_flags_disagreement(tmp_path):
-    # spambase sinh Asy: paper 92.787 +- 0.351; ours 92.8 +- 0.1 -> agrees.
+def test_table1_gives_each_cell_a_verdict(tmp_path):
+    # spambase sinh Asy: paper 92.787 +- 0.351; ours 92.8 +- 0.1 (n = 3) -> agrees.
     _write_run(tmp_path, "a", _rows("sinh_gaussian", "askrff", "asymmetric", "spambase", [0.927, 0.928, 0.929]))
-    # spambase linear: paper 90.261 +- 0.120; ours 95 +- 0 -> differs.
     # the stratified fallback stands in for the cod-RNA column.
     _write_run(tmp_path, "c", _rows("gaussian", "rff", np.nan, "cod_rna_stratified", [0.958, 0.958]))
     # a Figure 3 point (M = 4d) in the same tree is not a Table 1 cell; Linear has M = d.
     _write_run(tmp_path, "d", _rows("sinh_gaussian", "askrff", "asymmetric", "ijcnn1", [0.9], m_over_d=4.0))
+    # spambase linear: paper 90.261 +- 0.120; ours 95 +- 0 -> ours better (accuracy: higher is better).
     _write_run(tmp_path, "b", _rows("linear", "identity", np.nan, "spambase", [0.95, 0.95], m_over_d=1.0))
-    # one trial has no sd: letter cosh Asy 82.0 vs the paper's 82.237 +- 1.206 -> agrees on the paper's sd.
+    # one trial has no sd: letter cosh Asy 82.0 vs the paper's 82.237 +- 1.206 -> agrees on the paper's sd;
+    # letter RBF 70.0 vs 77.547 +- 1.158: -7.5 beyond 2 x 1.158 -> ours worse.
     _write_run(tmp_path, "e", _rows("cosh_gaussian", "askrff", "asymmetric", "letter", [0.82]))
+    _write_run(tmp_path, "f", _rows("gaussian", "rff", np.nan, "letter", [0.70]))
     table = askrff.table1(tmp_path, tmp_path / "out").set_index(["method", "approximation", "dataset"])
     sinh = table.loc[("sinh_gaussian", "Asy", "spambase")]
-    assert sinh["ours_mean"] == pytest.approx(92.8) and sinh["ours_std"] == pytest.approx(0.1)
-    assert sinh["difference"] == pytest.approx(92.8 - 92.787) and sinh["agrees"]
-    assert not table.loc[("linear", "Linear", "spambase"), "agrees"]
-    assert table.loc[("gaussian", "RBF", "cod_rna"), "trials"] == 2
-    assert np.isnan(table.loc[("cosh_gaussian", "Sym", "letter"), "ours_mean"])  # not run: kept, marked
-    assert np.isnan(table.loc[("sinh_gaussian", "Asy", "ijcnn1"), "ours_mean"])
+    assert sinh["mean"] == pytest.approx(92.8) and sinh["sd"] == pytest.approx(0.1) and sinh["n"] == 3
+    assert sinh["difference"] == pytest.approx(92.8 - 92.787)
+    assert sinh["threshold"] == pytest.approx(2 * np.sqrt(0.1**2 / 3 + 0.351**2)) and sinh["verdict"] == "agrees"
+    assert table.loc[("linear", "Linear", "spambase"), "verdict"] == "ours better"
+    assert table.loc[("gaussian", "RBF", "letter"), "verdict"] == "ours worse"
+    assert table.loc[("gaussian", "RBF", "cod_rna"), "n"] == 2
+    assert table.loc[("cosh_gaussian", "Sym", "letter"), "verdict"] == "not run"  # kept, marked
+    assert table.loc[("sinh_gaussian", "Asy", "ijcnn1"), "verdict"] == "not run"
+    assert table.loc[("cosh_gaussian", "Asy", "letter"), "verdict"] == "agrees"
     md = (tmp_path / "out" / "table1.md").read_text()
-    assert "DIFFERS" in md and "not run" in md and "stratified split" in md
-    assert "[+0.01] ok" in md and "[+4.74, 2 of 3 trials] DIFFERS" in md  # sinh Asy has 3, Linear 2
-    assert table.loc[("cosh_gaussian", "Asy", "letter"), "agrees"]
-    assert "| 82.000 (82.237 +- 1.206) [-0.24, 1 of 3 trials] ok |" in md and "nan" not in md
+    assert "stratified split" in md and "nan" not in md
+    assert "| 92.800 ± 0.100 (92.787 ± 0.351) [+0.01] agrees " in md
+    assert "95.000 ± 0.000 (90.261 ± 0.120) [+4.74, 2 of 3 trials] ours better" in md  # sinh Asy has 3 trials
+    assert "| 82.000 (82.237 ± 1.206) [-0.24, 1 of 3 trials] agrees " in md
+    assert "| not run (93.683 ± 0.481) " in md
+    counts = re.findall(r"^\| (agrees|ours better|ours worse|not run) +\| +(\d+) \|$", md, flags=re.M)
+    # cells (RBF cod_rna 95.8 agrees with 95.831 +- 0.069), then claims
+    assert counts == [("agrees", "3"), ("ours better", "1"), ("ours worse", "1"), ("not run", "27"), ("not run", "1")]
+    # Asy above Sym, RBF and Linear: no (dataset, kernel) has all four cells run
+    assert "| not run   | no (dataset, kernel) with Asy above its Sym, RBF and Linear to check " in md
+    assert "| fails     | largest Asy - RBF on letter: +12.00 points (cosh_gaussian)" in md
+    assert (tmp_path / "out" / "table1.png").stat().st_size > 10_000
+    written = pd.read_csv(tmp_path / "out" / "table1.csv")
+    assert written["dataset"].iloc[0] == "spambase" and written["method"].iloc[0] == "shift_gaussian"  # paper order
 
 
 def test_reports_refuse_to_average_runs_of_different_configs(tmp_path):
@@ -99,6 +120,16 @@ def test_fig2_and_fig3_summaries_from_runner_tables(tmp_path):
     shift = fig3[(fig3["kernel.name"] == "shift_gaussian") & (fig3["m_over_d"] == 2.0)].iloc[0]
     assert shift["test_accuracy_mean"] == pytest.approx(0.9) and shift["test_accuracy_count"] == 3
     assert (tmp_path / "fig2.png").exists() and (tmp_path / "fig3" / "fig3.png").exists()
+    # the claims: errors fall with M on every curve, their sd (the same at both M here) does not
+    fig2_md = (tmp_path / "fig2.md").read_text()
+    assert "| holds     | 3 of 3 (dataset, kernel) curves strictly decreasing in M " in fig2_md
+    assert "| fails     | 0 of 3 (dataset, kernel) curves lower at the largest M than at the smallest; not in: " \
+           "spambase cosh_gaussian (0.001 at M/d=2, 0.001 at 4)" in fig2_md
+    # accuracy 0.9 everywhere: not above the linear 0.9, not rising; sampling time 0.01 M rises
+    fig3_md = (tmp_path / "fig3" / "fig3.md").read_text()
+    assert "| fails     | 0 of 6 Asy points at M >= d above the linear classifier's mean accuracy" in fig3_md
+    assert "| fails     | 0 of 3 (dataset, kernel) curves higher at the largest M" in fig3_md
+    assert "| holds     | 3 of 3 (dataset, kernel) curves higher at the largest M than at the smallest " in fig3_md
 
 
 @pytest.mark.slow
@@ -120,12 +151,12 @@ def test_make_askrff_table1_then_fig3_share_their_runs(tmp_path):
     make("askrff-table1")
     table = pd.read_csv(tmp_path / "askrff" / "table1" / "table1.csv")
     spam = table[table["dataset"] == "spambase"]
-    assert len(spam) == 8 and spam["ours_mean"].notna().all() and (spam["trials"] == 1).all()
-    assert spam["ours_mean"].between(80, 100).all()
+    assert len(spam) == 8 and spam["mean"].notna().all() and (spam["n"] == 1).all()
+    assert spam["mean"].between(80, 100).all()
 
     log = make("askrff-fig3", "ASKRFF_FIG3_M=2")
     assert log.count("0 trial(s) to do") == 4 and "1 trial(s) to do" not in log  # 3 kernels + Linear
     fig3 = pd.read_csv(tmp_path / "askrff" / "fig3" / "fig3.csv").set_index("kernel.name")
     asy = spam[spam["approximation"] == "Asy"].set_index("method")
     for kernel in askrff.KERNELS:
-        assert 100 * fig3.loc[kernel, "test_accuracy_mean"] == pytest.approx(asy.loc[kernel, "ours_mean"])
+        assert 100 * fig3.loc[kernel, "test_accuracy_mean"] == pytest.approx(asy.loc[kernel, "mean"])
