@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from scipy.spatial.distance import cdist
 
 from rfbench.kernel import gmm
 from rfbench.kernel.gmm import GMMKernel, gmm_transform
@@ -64,11 +65,14 @@ def test_special_values_and_zero_row_rule():
     np.testing.assert_array_equal(K, K.T)
 
 
-def test_blocks_give_the_same_gram(monkeypatch):
-    X = np.random.default_rng(5).standard_normal((23, 6))
-    whole = GMMKernel(6)(X)
-    monkeypatch.setattr(gmm, "GRAM_BLOCK_ELEMENTS", 50)  # 2 rows per block, a ragged last one
-    np.testing.assert_array_equal(GMMKernel(6)(X), whole)
+def test_tiles_cover_the_gram_and_the_symmetric_path_agrees():
+    # More rows and columns than one tile, with ragged last tiles; l1 distances from scipy.
+    rng = np.random.default_rng(5)
+    X, Y = rng.standard_normal((gmm.TILE_ROWS + 13, 6)), rng.standard_normal((3 * gmm.TILE_COLUMNS + 5, 6))
+    distance = cdist(X, Y, "cityblock")
+    total = np.abs(X).sum(1)[:, None] + np.abs(Y).sum(1)[None, :]
+    np.testing.assert_allclose(GMMKernel(6)(X, Y), (total - distance) / (total + distance), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(GMMKernel(6)(X), GMMKernel(6)(X, X.copy()), rtol=1e-14)
 
 
 def test_gmm_equals_min_max_kernel_on_nonnegative_data():
