@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from rfbench.feature_map import gcws as gcws_module
 from rfbench.feature_map.gcws import GCWS, index_width
 from rfbench.kernel.gmm import GMMKernel
 
@@ -98,6 +99,17 @@ def test_zero_rows_are_refused_or_given_empty_rows():
     np.testing.assert_array_equal(np.diff(Z.indptr), [8, 8, 0, 8, 0, 8])
     i_star, t_star = gcws.samples(X)
     assert (i_star[[2, 4]] == -1).all() and (t_star[[2, 4]] == 0).all()
+
+
+def test_chunks_change_nothing(monkeypatch):
+    X = data()
+    X[2] = 0.0
+    gcws = GCWS(n_components=8, b=2, empty_rows="zero", random_state=0).fit(X)
+    Z, (i_star, t_star) = gcws.transform(X), gcws.samples(X)
+    monkeypatch.setattr(gcws_module, "CHUNK_ELEMENTS", 9)  # transform: 1 row a chunk; sampling: <= 9 nonzeros
+    assert (gcws.transform(X) != Z).nnz == 0
+    np.testing.assert_array_equal(gcws.samples(X)[0], i_star)
+    np.testing.assert_array_equal(gcws.samples(X)[1], t_star)
 
 
 def test_gram_blocks_is_one_float64_block():
