@@ -1,0 +1,1 @@
+"""Closed-form results of the papers (estimator variances) and their Monte Carlo checks."""

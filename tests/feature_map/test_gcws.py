@@ -1,0 +1,166 @@
+"""GCWS (Li 2017, Algorithm 1): consistent samples, b-bit one-hot CSR features, bad input."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from rfbench.feature_map import gcws as gcws_module
+from rfbench.feature_map.gcws import GCWS, index_width
+from rfbench.kernel.gmm import GMMKernel
+
+
+def data() -> np.ndarray:
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((6, 5))
+    X[X > 1.0] = 0.0
+    X[1] = 3.0 * X[0]  # GMM = 1/3
+    return X
+
+
+def test_collision_of_full_samples_estimates_gmm_kernel():
+    # Theorem 1.1: Pr{(i*, t*) collide} = GMM; k = 40,000 samples are i.i.d. collisions.
+    X, k = data(), 40_000
+    i_star, t_star = GCWS(n_components=k, random_state=1).fit(X).samples(X)
+    collide = ((i_star[:, None] == i_star[None]) & (t_star[:, None] == t_star[None])).mean(axis=-1)
+    K = GMMKernel(5)(X)
+    standard_error = np.sqrt(K * (1 - K) / k)
+    assert np.all(np.abs(collide - K) <= 4.5 * standard_error + 1e-12), np.abs(collide - K) / standard_error
+    assert collide[0, 1] == pytest.approx(1 / 3, abs=0.01)
+
+
+def test_estimate_converges_as_k_grows():
+    X = data()
+    K = GMMKernel(5)(X)
+    gcws = GCWS(n_components=40_000, random_state=2).fit(X)
+    i_star, t_star = gcws.samples(X)
+    errors = []
+    for k in (100, 40_000):
+        same = (i_star[:, None, :k] == i_star[None, :, :k]) & (t_star[:, None, :k] == t_star[None, :, :k])
+        errors.append(np.abs(same.mean(axis=-1) - K).max())
+    assert errors[1] < errors[0] / 5
+
+
+def test_features_are_b_bit_one_hot_csr_with_unit_rows():
+    X, k, b = data(), 64, 3
+    gcws = GCWS(n_components=k, b=b, random_state=3).fit(X)
+    Z = gcws.transform(X)
+    assert sp.isspmatrix_csr(Z) and Z.shape == (6, 2**b * k) and Z.nnz == 6 * k
+    np.testing.assert_array_equal(np.diff(Z.indptr), k)
+    np.testing.assert_allclose(Z.data, 1 / np.sqrt(k), rtol=1e-7)
+    i_star, _ = gcws.samples(X)
+    for row in range(6):
+        columns = Z.indices[Z.indptr[row]:Z.indptr[row + 1]]
+        np.testing.assert_array_equal(columns // 2**b, np.arange(k))          # one nonzero per sample block
+        np.testing.assert_array_equal(columns % 2**b, i_star[row] % 2**b)     # the lowest b bits of i*
+    # z(u)^T z(v) is the fraction of b-bit collisions.
+    low = i_star % 2**b
+    np.testing.assert_allclose((Z @ Z.T).toarray(), (low[:, None] == low[None]).mean(-1), rtol=1e-6)
+
+
+def test_one_bit_keeps_the_parity_and_none_keeps_the_whole_index():
+    X = data()
+    i_star, _ = GCWS(n_components=32, random_state=4).fit(X).samples(X)
+    Z1 = GCWS(n_components=32, b=1, random_state=4).fit(X).transform(X)
+    np.testing.assert_array_equal(Z1.indices.reshape(6, 32) % 2, i_star % 2)
+    full = GCWS(n_components=32, random_state=4).fit(X)
+    assert full.b_ == index_width(10) == 4
+    np.testing.assert_array_equal(full.transform(X).indices.reshape(6, 32) % 16, i_star)
+
+
+def test_samples_index_the_split_coordinates():
+    # A single nonzero coordinate is always the sample: column 2i if positive, 2i + 1 if negative.
+    X = np.array([[0.0, 2.0, 0.0], [0.0, -2.0, 0.0], [0.0, 0.0, 1e-300]])
+    i_star, _ = GCWS(n_components=16, random_state=5).fit(X).samples(X)
+    np.testing.assert_array_equal(i_star, [[2] * 16, [3] * 16, [4] * 16])
+
+
+def test_nonnegative_data_without_the_split_gives_the_same_collisions():
+    X = np.abs(data())
+    i_star, t_star = GCWS(n_components=5_000, gmm_transform=False, random_state=6).fit(X).samples(X)
+    assert i_star.max() < 5
+    collide = ((i_star[:, None] == i_star[None]) & (t_star[:, None] == t_star[None])).mean(axis=-1)
+    np.testing.assert_allclose(collide, GMMKernel(5)(X), atol=4.5 * 0.5 / np.sqrt(5_000))
+
+
+def test_same_seed_same_features_and_consistency_across_calls():
+    X = data()
+    a = GCWS(n_components=20, b=2, random_state=7).fit(X)
+    b = GCWS(n_components=20, b=2, random_state=7).fit(X)
+    assert (a.transform(X) != b.transform(X)).nnz == 0
+    assert (a.transform(X[3:4]) != a.transform(X)[3]).nnz == 0  # a row's hash ignores the other rows
+
+
+def test_zero_rows_are_refused_or_given_empty_rows():
+    X = data()
+    X[[2, 4]] = 0.0
+    with pytest.raises(ValueError, match=r"2 row\(s\) of X are all zero \(rows \[2, 4\]\).*empty_rows='zero'"):
+        GCWS(n_components=8).fit(X).transform(X)
+    gcws = GCWS(n_components=8, b=2, empty_rows="zero", random_state=0).fit(X)
+    Z = gcws.transform(X)
+    np.testing.assert_array_equal(np.diff(Z.indptr), [8, 8, 0, 8, 0, 8])
+    i_star, t_star = gcws.samples(X)
+    assert (i_star[[2, 4]] == -1).all() and (t_star[[2, 4]] == 0).all()
+
+
+def test_chunks_change_nothing(monkeypatch):
+    X = data()
+    X[2] = 0.0
+    gcws = GCWS(n_components=8, b=2, empty_rows="zero", random_state=0).fit(X)
+    Z, (i_star, t_star) = gcws.transform(X), gcws.samples(X)
+    monkeypatch.setattr(gcws_module, "CHUNK_ELEMENTS", 9)  # transform: 1 row a chunk; sampling: <= 9 nonzeros
+    assert (gcws.transform(X) != Z).nnz == 0
+    np.testing.assert_array_equal(gcws.samples(X)[0], i_star)
+    np.testing.assert_array_equal(gcws.samples(X)[1], t_star)
+
+
+def test_gram_blocks_is_one_float64_block():
+    X = data()
+    gcws = GCWS(n_components=8, b=2, random_state=0).fit(X)
+    (L, R), = list(gcws.gram_blocks(X, X[:2]))
+    assert L.dtype == np.float64 and (L != gcws.transform(X)).nnz == 0 and R.shape == (2, 32)
+
+
+def test_from_kernel_and_approximates():
+    assert GMMKernel in GCWS.approximates
+    gcws = GCWS.from_kernel(GMMKernel(5), n_components=12, b=4)
+    assert (gcws.n_components, gcws.b) == (12, 4)
+
+
+@pytest.mark.parametrize("b", [0, -1, 2.0, True, "4"])
+def test_b_below_one_or_not_an_integer_is_refused(b):
+    with pytest.raises(ValueError, match=rf"b={b!r} is invalid: need an integer >= 1"):
+        GCWS(b=b).fit(data())
+
+
+def test_b_beyond_the_index_width_is_refused_with_the_valid_range():
+    # D = 5: i* takes 2D = 10 values, 4 bits.
+    GCWS(n_components=4, b=4).fit(data())
+    with pytest.raises(ValueError, match=r"b=5 is outside 1..4: the sampled index i\* takes m=10 values "
+                                         r"\(2D for D=5\), so it has 4 bits; b=4 \(or b=None\)"):
+        GCWS(n_components=4, b=5).fit(data())
+    with pytest.raises(ValueError, match=r"b=4 is outside 1..3: .* m=5 values \(D for D=5\)"):
+        GCWS(n_components=4, b=4, gmm_transform=False).fit(np.abs(data()))
+
+
+@pytest.mark.parametrize("k", [0, -3, 1.5, None])
+def test_k_not_positive_is_refused(k):
+    with pytest.raises(ValueError, match=rf"n_components must be a positive integer, got {k!r}"):
+        GCWS(n_components=k).fit(data())
+
+
+def test_negative_data_without_the_transform_is_refused():
+    X = np.abs(data())
+    gcws = GCWS(n_components=4, gmm_transform=False).fit(X)
+    X[3, 2] = -0.25
+    message = (r"GCWS\(gmm_transform=False\) needs nonnegative data \(valid range: x >= 0\), but 1 "
+               r"entries of X are negative, e.g. X\[3, 2\] = -0.25; use gmm_transform=True")
+    with pytest.raises(ValueError, match=message):
+        gcws.transform(X)
+    with pytest.raises(ValueError, match=message):
+        GCWS(n_components=4, gmm_transform=False).fit(X)
+
+
+def test_other_parameters_are_checked():
+    with pytest.raises(ValueError, match=r"empty_rows='skip' is not valid; choose one of \('error', 'zero'\)"):
+        GCWS(empty_rows="skip").fit(data())
+    with pytest.raises(ValueError, match=r"gmm_transform='yes' is invalid: need True or False"):
+        GCWS(gmm_transform="yes").fit(data())
