@@ -9,7 +9,7 @@ from scipy.special import ndtri
 from sklearn.utils.validation import check_is_fitted
 
 from rfbench.kernel.gaussian import GaussianKernel
-from rfbench.qmc.sequences import SEQUENCES, check_sequence, unit_points
+from rfbench.qmc.sequences import SEQUENCES, unit_points
 
 from ._base import DEFAULT_BLOCK_SIZE, FeatureMap, check_choice, check_positive_int, check_positive_real
 from ._trig import feature_dtype
@@ -89,7 +89,6 @@ class QMCFourierFeatures(FeatureMap):
         """Map the first n_components points of the sequence to frequencies; only X's width is used."""
         self.check_params()
         d = self._validate_X(X, reset=True).shape[1]
-        check_sequence(self.sequence, self.n_components, d)
         points = unit_points(self.sequence, self.n_components, d, scramble=self.scramble, seed=self.random_state)
         self.random_weights_ = ndtri(points).T / self.sigma
         return self

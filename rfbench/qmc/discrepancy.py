@@ -263,5 +263,5 @@ def _positive_vector(name: str, value: float | ArrayLike, what: str, hint: str =
     if bad.size:
         j = int(bad[0])
         where = "" if vector.size == 1 else f"[{j}]"
-        raise ValueError(f"{name}{where} = {vector[j]!r} is invalid: {what} must be finite and > 0{hint}")
+        raise ValueError(f"{name}{where} = {float(vector[j])!r} is invalid: {what} must be finite and > 0{hint}")
     return vector
