@@ -81,19 +81,11 @@ class BoxDiscrepancy:
     # --- public quantities ------------------------------------------------------
     def squared(self, W: ArrayLike, weights: ArrayLike | None = None) -> float:
         """D(S)^2 of the rows of W (s, d), eq. (12) (with ``weights``, its weighted form)."""
-        W, xi, b, sigma = self._check(W, weights)
-        point, _ = _point_sum(W, xi, b, sigma, gradient=False)
-        pair, _ = _pair_sum(W, W, xi, xi, b, gradient=False)
-        return self._scale(b) * (_mean_term(b, sigma) - 2.0 * point + pair)
+        return self._evaluate(W, weights, gradient=False)[0]
 
     def squared_and_gradient(self, W: ArrayLike, weights: ArrayLike | None = None) -> tuple[float, np.ndarray]:
         """D(S)^2 and its gradient with respect to W, shape (s, d) (eq. (14), Proposition 16)."""
-        W, xi, b, sigma = self._check(W, weights)
-        point, point_grad = _point_sum(W, xi, b, sigma, gradient=True)
-        pair, pair_grad = _pair_sum(W, W, xi, xi, b, gradient=True)
-        scale = self._scale(b)
-        value = scale * (_mean_term(b, sigma) - 2.0 * point + pair)
-        return value, scale * (2.0 * pair_grad - 2.0 * point_grad)
+        return self._evaluate(W, weights, gradient=True)
 
     def expected_squared_mc(self, s: int, d: int | None = None) -> float:
         """E[D(S)^2] over s i.i.d. frequencies from p, eq. (13) of Corollary 15.
@@ -138,7 +130,16 @@ class BoxDiscrepancy:
 
         return value_and_gradient
 
-    # --- checks and scaling -----------------------------------------------------
+    # --- evaluation, checks and scaling --------------------------------------------
+    def _evaluate(self, W: ArrayLike, weights: ArrayLike | None, gradient: bool) -> tuple[float, np.ndarray | None]:
+        W, xi, b, sigma = self._check(W, weights)
+        point, point_grad = _point_sum(W, xi, b, sigma, gradient)
+        pair, pair_grad = _pair_sum(W, W, xi, xi, b, gradient)
+        scale = self._scale(b)
+        value = scale * (_mean_term(b, sigma) - 2.0 * point + pair)
+        # sum_{l,m} is symmetric: the derivative in w_l counts the pairs (l, m) and (m, l)
+        return value, (scale * (2.0 * pair_grad - 2.0 * point_grad) if gradient else None)
+
     def _vectors(self, d: int | None) -> tuple[np.ndarray, np.ndarray]:
         """b and sigma broadcast to dimension d (that of the non-scalar one when d is None)."""
         sizes = {v.size for v in (self.b, self.sigma) if v.size > 1}
@@ -181,7 +182,10 @@ def bounding_box(X: ArrayLike) -> np.ndarray:
 
 # --- terms in normalized units (each coordinate's factor times pi / b_j) -------------
 def _mean_term(b: np.ndarray, sigma: np.ndarray) -> float:
-    """(2 pi)^-d prod_j int_{-b_j}^{b_j} |phi_j|^2 times prod_j pi / b_j = prod_j sigma_j sqrt(pi) erf(b_j/sigma_j) / (2 b_j)."""
+    """(2 pi)^-d prod_j int_{-b_j}^{b_j} |phi_j|^2, times prod_j pi / b_j.
+
+    That is prod_j sigma_j sqrt(pi) erf(b_j / sigma_j) / (2 b_j), eq. (21) normalized.
+    """
     return float(np.prod(sigma * np.sqrt(np.pi) * erf(b / sigma) / (2.0 * b)))
 
 
