@@ -52,6 +52,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import erf, wofz
 
+from rfbench.validation import is_int
+
 #: Elements of the (rows, s, d) pair tensors per block: 8 MiB each in float64.
 _PAIR_BLOCK = 2**20
 
@@ -92,6 +94,8 @@ class BoxDiscrepancy:
 
         ``d`` is needed only when b and sigma are both scalars.
         """
+        if not is_int(s) or s < 1:
+            raise ValueError(f"s must be a positive integer, got {s!r}")
         b, sigma = self._vectors(d)
         return self._scale(b) * (1.0 - _mean_term(b, sigma)) / s
 

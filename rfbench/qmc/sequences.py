@@ -18,21 +18,22 @@ digital_net    ``qmcpy.DigitalNetB2`` (base-2 digital      random digital shift
 
 Deviations from the paper's generators (none of which is available offline):
 
-* Halton: MATLAB's ``haltonset`` with the RR2 permutation (Kocis & Whiten) is a fixed,
-  deterministic digit permutation; here the permutations are scipy's random ones drawn
-  once from the fixed seed :data:`HALTON_SCRAMBLE_SEED`, so the scramble is likewise
+* Halton: MATLAB's ``haltonset`` scrambles only by the RR2 permutation (Kocis & Whiten),
+  a fixed, deterministic digit permutation; here the permutations are scipy's random ones
+  drawn once from the fixed seed :data:`HALTON_SCRAMBLE_SEED`, so the scramble is likewise
   deterministic (no variance across trials) but is not RR2.
-* Sobol': MATLAB's ``sobolset`` (Bratley-Fox / Joe-Kuo 2003 direction numbers, at most
-  1111 dimensions) is replaced by scipy's (Joe-Kuo 2008, at most 21201); both use the
-  Matousek affine-Owen scramble.
-* Lattice: Nuyens' ``exod2_base2_m20_CKN`` generating vector (at most 250 dimensions) is
-  not shipped by qmcpy; its offline default, Kuo's ``lattice-33002-1024-1048576.9125``
-  (at most 9125 dimensions, 2^20 points), is used. qmcpy fetches any other named vector
-  over the network at run time, which this module never asks for.
-* Digital net: Nuyens' ``digitalseq_b2g`` generating matrices are replaced by qmcpy's
-  offline Joe-Kuo matrices (``joe_kuo.6.21201``), randomized by a digital shift only; so
-  this "digital net" shares its matrices with ``sobol`` and differs by the randomization
-  (digital shift vs. linear scramble + shift) and by the library.
+* Sobol': MATLAB's ``sobolset`` (at most 1111 dimensions) is replaced by scipy's (Joe-Kuo
+  2008 direction numbers, at most 21201); both scramble by Matousek's affine-Owen
+  (linear matrix scramble and digital shift).
+* Lattice: the paper's generating vector, from Nuyens' QMC generators (at most 250
+  dimensions, Section 6.1; its name is not given), is not shipped by qmcpy; qmcpy's offline
+  default, Kuo's ``lattice-33002-1024-1048576.9125`` (at most 9125 dimensions, 2^20 points),
+  is used. qmcpy fetches any other named vector over the network at run time, which this
+  module never asks for.
+* Digital net: the paper's generating matrices, also from Nuyens' generators (not named),
+  are replaced by qmcpy's offline Joe-Kuo matrices (``joe_kuo.6.21201``), randomized by a
+  digital shift only; so this "digital net" shares its matrices with ``sobol`` and differs
+  by the randomization (digital shift vs. linear scramble and shift) and the library.
 
 The point 0.  Every unrandomized sequence here starts at the origin, whose inverse
 Gaussian CDF is -inf. With ``scramble=False`` the origin is dropped: the n points are

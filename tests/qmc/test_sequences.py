@@ -97,3 +97,18 @@ def test_too_many_points_states_the_limit():
 def test_bad_sizes_are_refused(n, d):
     with pytest.raises(ValueError, match="must be a positive integer"):
         unit_points("halton", n, d)
+
+
+@pytest.mark.parametrize("name", ["lattice", "digital_net"])
+def test_qmcpy_generators_need_no_network(name, monkeypatch):
+    """The generating vector and matrices come from qmcpy's own files (d = 1100 reads the
+    21201-dimensional matrices, past the 1024 of the smaller file)."""
+    import socket
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("network access")
+
+    for attribute in ("socket", "create_connection", "getaddrinfo"):
+        monkeypatch.setattr(socket, attribute, refuse)
+    for scramble in (True, False):
+        assert unit_points(name, 8, 1100, scramble=scramble, seed=0).shape == (8, 1100)
