@@ -46,16 +46,17 @@ most 1 in absolute value) and multiplies by prod_j b_j / pi once at the end.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
+import numba
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import erf, wofz
 
 from rfbench.validation import is_int
 
-#: Elements of the (rows, s, d) pair tensors per block: 8 MiB each in float64.
-_PAIR_BLOCK = 2**20
+#: numba options as in rfbench.feature_map._sincos: compiled once per machine, cached on disk.
+_JIT = {"nogil": True, "cache": True, "boundscheck": False}
 
 
 class BoxDiscrepancy:
@@ -107,9 +108,7 @@ class BoxDiscrepancy:
         """
         W, _, b, sigma = self._check(W, None)
         scale = self._scale(b)
-        H = np.empty((len(W), len(W)))
-        for rows in _row_blocks(len(W), len(W) * len(b)):
-            H[rows] = np.prod(np.sinc(_differences(W[rows], W) * (b / np.pi)), axis=-1)
+        H = _sinc_gram(W, b)
         v = np.prod(_point_factors(W, b, sigma), axis=-1)
         return scale * H, scale * v, scale * _mean_term(b, sigma)
 
@@ -220,25 +219,81 @@ def _pair_sum(
 ) -> tuple[float, np.ndarray | None]:
     """sum_{l,m} xi1_l xi2_m prod_j sinc(b_j (w1_lj - w2_mj)) and its gradient in W1 (Lemma 19).
 
-    sinc(z) = sin(z) / z is sinc_b's factor in normalized units. Blocks of rows of W1
-    bound the memory of the (rows, s2, d) differences.
+    sinc(z) = sin(z) / z is sinc_b's factor in normalized units. With W2 W1 itself, each
+    unordered pair is visited once. O(s1 s2 d) time, O(d) memory.
     """
-    value, grad = 0.0, (np.empty_like(W1) if gradient else None)
-    for rows in _row_blocks(len(W1), len(W2) * len(b)):
-        scaled = _differences(W1[rows], W2) * b
-        S = np.sinc(scaled / np.pi)
-        weights = xi1[rows, None] * xi2[None, :]
-        value += float(np.sum(weights * np.prod(S, axis=-1)))
-        if gradient:
-            grad[rows] = np.einsum("lm,lmj->lj", weights, b * _sinc_derivative(scaled) * _products_of_others(S))
-    return value, grad
+    grad = np.zeros_like(W1)
+    value = _pair_kernel(W1, W2, xi1, xi2, b, W2 is W1, gradient, grad)
+    return value, (grad if gradient else None)
 
 
-def _sinc_derivative(z: np.ndarray) -> np.ndarray:
+@numba.njit(**_JIT)
+def _pair_kernel(
+    W1: np.ndarray,
+    W2: np.ndarray,
+    xi1: np.ndarray,
+    xi2: np.ndarray,
+    b: np.ndarray,
+    symmetric: bool,
+    gradient: bool,
+    grad: np.ndarray,
+) -> float:
+    """The loops of ``_pair_sum``; adds the gradient into ``grad`` (zeros on entry).
+
+    For each pair, prefix products of the factors are kept on the forward pass and suffix
+    products formed on the backward one, so prod_{q != j} needs no division (factors vanish
+    at b_j (w_lj - w_mj) in pi Z). Symmetric: the pair (m, l) has the same product and the
+    opposite derivative of (l, m), as the kernel depends on w_l - w_m and is even.
+    """
+    d = W1.shape[1]
+    z, factor, before = np.empty(d), np.empty(d), np.empty(d)
+    total = 0.0
+    for l in range(W1.shape[0]):
+        for m in range(l if symmetric else 0, W2.shape[0]):
+            product = 1.0
+            for j in range(d):
+                z[j] = b[j] * (W1[l, j] - W2[m, j])
+                factor[j] = _sinc(z[j])
+                before[j] = product
+                product *= factor[j]
+            weight = xi1[l] * xi2[m]
+            total += weight * product * (2.0 if symmetric and m != l else 1.0)
+            if gradient:  # (on the diagonal of a symmetric sum, the two terms cancel)
+                after = 1.0
+                for j in range(d - 1, -1, -1):
+                    term = weight * b[j] * _sinc_derivative(z[j]) * before[j] * after
+                    grad[l, j] += term
+                    if symmetric:
+                        grad[m, j] -= term
+                    after *= factor[j]
+    return total
+
+
+@numba.njit(**_JIT)
+def _sinc_gram(W: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """H_lm = prod_j sinc(b_j (w_lj - w_mj)), shape (s, s)."""
+    s, d = W.shape
+    H = np.empty((s, s))
+    for l in range(s):
+        for m in range(l + 1):
+            product = 1.0
+            for j in range(d):
+                product *= _sinc(b[j] * (W[l, j] - W[m, j]))
+            H[l, m] = H[m, l] = product
+    return H
+
+
+@numba.njit(inline="always", **_JIT)
+def _sinc(z: float) -> float:
+    return 1.0 if z == 0.0 else np.sin(z) / z
+
+
+@numba.njit(inline="always", **_JIT)
+def _sinc_derivative(z: float) -> float:
     """d/dz sin(z)/z = (cos z - sin(z)/z) / z, by its Taylor series -z/3 + z^3/30 near 0."""
-    small = np.abs(z) < 1e-3
-    safe = np.where(small, 1.0, z)
-    return np.where(small, -z / 3.0 + z**3 / 30.0, (np.cos(safe) - np.sin(safe) / safe) / safe)
+    if abs(z) < 1e-3:
+        return -z / 3.0 + z**3 / 30.0
+    return (np.cos(z) - np.sin(z) / z) / z
 
 
 def _products_of_others(F: np.ndarray) -> np.ndarray:
@@ -247,16 +302,6 @@ def _products_of_others(F: np.ndarray) -> np.ndarray:
     before = np.cumprod(np.concatenate([ones, F[..., :-1]], axis=-1), axis=-1)
     after = np.cumprod(np.concatenate([ones, F[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
     return before * after
-
-
-def _differences(W1: np.ndarray, W2: np.ndarray) -> np.ndarray:
-    return W1[:, None, :] - W2[None, :, :]
-
-
-def _row_blocks(n: int, width: int) -> Iterator[slice]:
-    step = max(1, _PAIR_BLOCK // max(1, width))
-    for start in range(0, n, step):
-        yield slice(start, min(start + step, n))
 
 
 def _positive_vector(name: str, value: float | ArrayLike, what: str, hint: str = "") -> np.ndarray:

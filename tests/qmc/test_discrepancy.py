@@ -93,16 +93,16 @@ def test_gradient_matches_finite_differences(weighted):
     np.testing.assert_allclose(gradient, numeric, rtol=1e-6, atol=1e-9 * np.abs(numeric).max())
 
 
-def test_gradient_blocks_agree_with_one_block(monkeypatch):
-    """Rows of the pair sum are processed in blocks; the blocking does not change the result."""
-    from rfbench.qmc import discrepancy as module
+def test_symmetric_pair_sum_agrees_with_the_full_double_sum():
+    """With W2 = W1 each pair is visited once; the result is that of the ordered double sum."""
+    from rfbench.qmc.discrepancy import _pair_sum
 
-    W = np.random.default_rng(3).normal(size=(9, 2))
-    whole = BoxDiscrepancy(B, SIGMA).squared_and_gradient(W)
-    monkeypatch.setattr(module, "_PAIR_BLOCK", 5)  # one row per block
-    blocked = BoxDiscrepancy(B, SIGMA).squared_and_gradient(W)
-    np.testing.assert_allclose(blocked[0], whole[0], rtol=1e-13)
-    np.testing.assert_allclose(blocked[1], whole[1], rtol=1e-12, atol=1e-15)
+    rng = np.random.default_rng(3)
+    W, xi = rng.normal(size=(9, 2)), rng.uniform(size=9)
+    once = _pair_sum(W, W, xi, xi, B, gradient=True)
+    twice = _pair_sum(W, W.copy(), xi, xi, B, gradient=True)
+    np.testing.assert_allclose(once[0], twice[0], rtol=1e-13)
+    np.testing.assert_allclose(once[1], twice[1], rtol=1e-12, atol=1e-15)
 
 
 def test_monte_carlo_expectation_eq_13():
