@@ -16,7 +16,7 @@ endif
 ARGS    ?=
 RESULTS ?= results
 
-.PHONY: install run test bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 tutorial
+.PHONY: install run test lint bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 tutorial
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,8 +36,12 @@ sweep: $(STAMP)  ## example sweep over M, aggregated into one CSV and figures
 	$(BIN)/rfbench -m experiment.name=sweep_m experiment.results_dir=$(RESULTS) feature_map.m_over_d=1,2,4,8 $(ARGS)
 	$(BIN)/rfbench-aggregate $(RESULTS)/sweep_m
 
-test: $(STAMP)
+test: $(STAMP)  ## lint, then the test suite
+	$(BIN)/ruff check rfbench tests benchmarks
 	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+lint: $(STAMP)  ## ruff, configured in pyproject.toml
+	$(BIN)/ruff check rfbench tests benchmarks
 
 # --- AsK-RFF (He et al. 2022) reproductions: results/askrff/<target>/ -------------------
 # Table 1 and Fig. 3 sweep one tree of runs (results/askrff/accuracy/runs): the points they

@@ -52,8 +52,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from liblinear import liblinearutil
 from hydra import compose, initialize_config_dir
+from liblinear import liblinearutil
 from scipy import sparse
 from scipy.linalg.blas import dgemm
 from sklearn.kernel_approximation import RBFSampler
@@ -303,7 +303,7 @@ def _warm_start_rows(name: str, Z: np.ndarray, y: np.ndarray, repeats: int) -> l
     fits = {}
     for warm in (False, True):
         clf = LibLinearClassifier(random_state=0, cv_warm_start=warm)
-        fits[warm] = (median_seconds(lambda: clf.fit(Z, y), repeats), clf)
+        fits[warm] = (median_seconds(lambda clf=clf: clf.fit(Z, y), repeats), clf)
     (plain, clf_plain), (warm, clf_warm) = fits[False], fits[True]
     C_plain, C_warm = clf_plain.C_, clf_warm.C_
     # How flat the CV curve is: the plain loop's accuracy at the C warm starts chose.
@@ -345,7 +345,8 @@ def bench_model_selection(name: str, n_rows: int | None) -> list[Row]:
             for label, (seconds, C, acc, gap) in results.items()]
     (former, C_former, *_), (newton, C_newton, *_), (peer, C_peer, *_) = results.values()
     rows.append(Row("model_selection", f"{name} speed-up newton / former path", float("nan"), 1,
-                    ratio=former / newton, goal=">= 10, same C", met=bool(former / newton >= 10 and C_former == C_newton),
+                    ratio=former / newton, goal=">= 10, same C",
+                    met=bool(former / newton >= 10 and C_former == C_newton),
                     note=f"C former={C_former:g}, newton={C_newton:g}"))
     rows.append(Row("model_selection", f"{name} speed-up newton / GridSearchCV(LinearSVC)", float("nan"), 1,
                     ratio=peer / newton, goal=">= 1", met=bool(peer / newton >= 1),
@@ -440,7 +441,8 @@ def _figure(row) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="benchmarks/bench.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes: checks the bench runs, measures nothing")
-    parser.add_argument("--repeats", type=int, default=5, help="rounds per measurement (transform: best of; gram, cv: median of half as many); default 5")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="rounds per measurement (transform: best of; gram, cv: median of half as many); default 5")
     parser.add_argument("--out", type=Path, default=Path("results/bench/bench.csv"))
     parser.add_argument("--sections", nargs="+", choices=SECTIONS, default=SECTIONS, metavar="SECTION",
                         help=f"sections to run, of {', '.join(SECTIONS)} (default: all)")

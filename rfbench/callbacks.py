@@ -20,11 +20,12 @@ from typing import Any
 
 import pandas as pd
 from hydra.core.utils import JobReturn, JobStatus
-from hydra.types import RunMode
 from hydra.experimental.callback import Callback
+from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 
-from rfbench import config as config_, results
+from rfbench import config as config_
+from rfbench import results
 
 #: File in a Hydra job directory recording the job's overrides and run directory.
 JOB_RECORD = "rfbench_job.json"

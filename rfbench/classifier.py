@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import scipy.sparse as sp
 from liblinear.liblinear import feature_node, liblinear, parameter, problem, toPyModel
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold
@@ -61,6 +62,8 @@ _libc_srand = _libc.srand
 _SILENT = ctypes.CFUNCTYPE(None, ctypes.c_char_p)(ctypes.cast(_libc.strlen, ctypes.c_void_p).value)
 
 
+#: How C is chosen: k-fold CV on the training set, or the best test accuracy on the grid (Li's protocol).
+SELECTIONS = ("cv", "test_grid")
 #: The C values LibLinear takes: about 1e-30..1e30, where its objective stays finite.
 C_RANGE = (2.0**-100, 2.0**100)
 
@@ -98,6 +101,11 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         from the previous solution (LibLinear's ``init_sol``; solvers 0 and 2
         only).  About 3x faster CV; the solutions differ from cold-started ones
         within the solver tolerance, so a flat CV curve may pick another C.
+    selection : {"cv", "test_grid"}, default="cv"
+        "cv": stratified k-fold CV on the training set.  "test_grid": every C is trained
+        on all training data and scored on the test set given to ``fit``, and the best is
+        kept (Li's protocol: it selects on the test set; ``selected_on_test_`` says so,
+        and ``grid_scores_`` holds every C's test accuracy, e.g. for accuracy vs C).
     n_jobs : int, default=1
         Threads running folds in parallel (LibLinear releases the GIL).  Used
         only for solvers 0, 2 and ``"newton"``: the others shuffle with libc
@@ -146,6 +154,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         tol: float | None = None,
         random_state: int | np.random.RandomState | None = None,
         cv_warm_start: bool = False,
+        selection: str = "cv",
         n_jobs: int = 1,
         progress: Callable[[int, int], None] | None = None,
     ):
@@ -156,21 +165,26 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.random_state = random_state
         self.cv_warm_start = cv_warm_start
+        self.selection = selection
         self.n_jobs = n_jobs
         self.progress = progress
 
-    def fit(self, X: np.ndarray, y: np.ndarray) -> LibLinearClassifier:
-        """Choose C by cross-validation on (X, y), then refit on all of (X, y).
+    def fit(self, X: np.ndarray | sp.spmatrix, y: np.ndarray, X_test: np.ndarray | sp.spmatrix | None = None,
+            y_test: np.ndarray | None = None) -> LibLinearClassifier:
+        """Choose C on the grid, then refit on all of (X, y).
 
-        C is the grid value with the highest mean accuracy over the held-out
-        folds; ties go to the smaller C.
+        ``selection="cv"``: C is the grid value with the highest mean accuracy over the
+        held-out folds.  ``"test_grid"``: every C is trained on all of (X, y) and scored on
+        (X_test, y_test), and the best is kept.  Ties go to the smaller C.
 
         Parameters
         ----------
-        X : ndarray of shape (n_samples, n_features)
-            Dense float32 or float64 features, all finite.
+        X : ndarray or scipy.sparse matrix of shape (n_samples, n_features)
+            Float32 or float64 features, all finite; sparse (CSR) only for LibLinear's
+            solvers (not ``"newton"``), and never densified.
         y : ndarray of shape (n_samples,)
             Class labels, at least two distinct values.
+        X_test, y_test : the test set, required by ``selection="test_grid"`` (unused otherwise)
 
         Returns
         -------
@@ -178,26 +192,71 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         """
         self.check_params()
         grid = np.asarray(self.C_grid, dtype=np.float64)
-        X = _check_X(X)
+        X = _check_X(X, dense=self.solver == NEWTON)
         y = np.asarray(y)
-        if y.ndim != 1 or len(y) != len(X):
-            raise ValueError(f"y must be 1-D with one label per row of X: X has {len(X)} rows, y has shape {y.shape}")
+        if y.ndim != 1 or len(y) != X.shape[0]:
+            raise ValueError(f"y must be 1-D with one label per row of X: X has {X.shape[0]} rows, "
+                             f"y has shape {y.shape}")
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
             raise ValueError(f"y must contain at least 2 classes, got only {self.classes_.tolist()}")
         self.n_features_in_ = X.shape[1]
-        cross_validate = not (self.cv == 1 or len(grid) == 1)
+        test = self._test_set(X_test, y_test) if self.selection == "test_grid" else None
+        cross_validate = test is None and not (self.cv == 1 or len(grid) == 1)
         if cross_validate:
             self.check_cv(y)
-        self._fits, self._total_fits = 0, (self.cv * len(grid) if cross_validate else 0) + 1
-        if self.solver == NEWTON:
+        self._fits = 0
+        self._total_fits = (self.cv * len(grid) if cross_validate else 0) + (len(grid) if test else 1)
+        if test is not None:
+            self._fit_test_grid(X, y_idx, grid, *test)
+        elif self.solver == NEWTON:
             self._fit_newton(X, y_idx, grid, cross_validate)
         else:
             self._fit_liblinear(X, y_idx, grid, cross_validate)
         return self
 
-    def _fit_liblinear(self, X: np.ndarray, y_idx: np.ndarray, grid: np.ndarray, cross_validate: bool) -> None:
-        prob = _dense_problem(X, y_idx, self.bias)
+    def _test_set(self, X_test, y_test) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray]:
+        """The test features and their labels as indices into ``classes_`` (-1: a label not trained on)."""
+        if X_test is None or y_test is None:
+            raise ValueError("selection='test_grid' chooses C on a test set: pass X_test and y_test to fit")
+        X_test = _check_X(X_test, dense=self.solver == NEWTON)
+        if X_test.shape[1] != self.n_features_in_:
+            raise ValueError(f"X_test has {X_test.shape[1]} features, but X has {self.n_features_in_}")
+        y_test = np.asarray(y_test)
+        index = np.searchsorted(self.classes_, y_test).clip(max=len(self.classes_) - 1)
+        return X_test, np.where(self.classes_[index] == y_test, index, -1)
+
+    def _fit_test_grid(self, X, y_idx: np.ndarray, grid: np.ndarray, X_test, y_test: np.ndarray) -> None:
+        """Train every C on all of (X, y), score it on the test set, keep the best (ties: the smaller C)."""
+        order = np.argsort(grid, kind="stable")
+        scores, weights = np.empty(len(grid)), [None] * len(grid)
+        if self.solver == NEWTON:
+            Z, tol = _design_matrix(X, self.bias), DEFAULT_TOL if self.tol is None else float(self.tol)
+            signs = _one_vs_rest_signs(y_idx, len(self.classes_))
+            with threadpool_limits(limits=1):
+                scores[order], W = _newton_path_scores(Z, signs, grid[order], tol, _design_matrix(X_test, self.bias),
+                                                       y_test)
+            for rank, j in enumerate(order):
+                weights[j] = self._split_bias(W[rank])
+            self._labels = self._newton_labels()
+            self._fitted(len(grid))
+        else:
+            prob, param = _problem_of(X, y_idx, self.bias), self._parameter()
+            for j in order:
+                model = _train(prob, param, grid[j])
+                coef, intercept, labels = _in_class_order(*_weights(model))
+                scores[j] = np.mean(_liblinear_argmax(_decision(X_test, coef, intercept), labels) == y_test)
+                weights[j] = (model, coef, intercept, labels)  # scored as ``predict`` will predict
+                self._fitted(1)
+        self._select_C(grid, None, test_scores=scores)
+        best = weights[int(np.flatnonzero(grid == self.C_)[0])]
+        if self.solver == NEWTON:
+            self.coef_, self.intercept_ = best
+        else:
+            self.model_, self.coef_, self.intercept_, self._labels = best
+
+    def _fit_liblinear(self, X, y_idx: np.ndarray, grid: np.ndarray, cross_validate: bool) -> None:
+        prob = _problem_of(X, y_idx, self.bias)
         self._select_C(grid, self._cross_validate(X, y_idx, prob, grid) if cross_validate else None)
         self.model_ = _train(prob, self._parameter(), self.C_)
         self._fitted(1)
@@ -238,16 +297,25 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
                                   tol, gram) for k in range(signs.shape[1])]
             W = np.column_stack([job.result() for job in refits])
         self._fitted(1)
-        self.coef_, self.intercept_ = (W[:-1], W[-1] * self.bias) if self.bias >= 0 else (W, np.zeros(W.shape[1]))
-        self._labels = np.array([1, 0]) if len(self.classes_) == 2 else np.arange(len(self.classes_))
+        self.coef_, self.intercept_ = self._split_bias(W)
+        self._labels = self._newton_labels()
 
-    def _select_C(self, grid: np.ndarray, scores: np.ndarray | None) -> None:
-        """``C_``: the best mean CV accuracy, ties to the smaller C; without CV the smallest C."""
-        if scores is None:
-            self.cv_scores_, self.C_ = np.full(len(grid), np.nan), float(grid.min())
-        else:
-            self.cv_scores_, self.C_ = scores, float(grid[scores == scores.max()].min())
-        self._record_grid({"C": grid}, self.cv_scores_, {"C": self.C_})
+    def _split_bias(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(coef, intercept) of Newton weights over the design matrix (bias column last)."""
+        return (W[:-1], W[-1] * self.bias) if self.bias >= 0 else (W, np.zeros(W.shape[1]))
+
+    def _newton_labels(self) -> np.ndarray:
+        """LibLinear's label order of the weight columns: one column for two classes (+ means ``classes_[1]``)."""
+        return np.array([1, 0]) if len(self.classes_) == 2 else np.arange(len(self.classes_))
+
+    def _select_C(self, grid: np.ndarray, scores: np.ndarray | None, test_scores: np.ndarray | None = None) -> None:
+        """``C_``: the best mean CV accuracy (or test accuracy, for ``"test_grid"``), ties to the smaller C;
+        without scores the smallest C."""
+        self.cv_scores_ = np.full(len(grid), np.nan) if scores is None else scores
+        chosen_by = test_scores if test_scores is not None else scores
+        self.C_ = float(grid.min() if chosen_by is None else grid[chosen_by == chosen_by.max()].min())
+        self._record_grid({"C": grid}, self.cv_scores_, {"C": self.C_}, test_scores=test_scores,
+                          on_test=test_scores is not None)
 
     def _fitted(self, n: int) -> None:
         self._fits += n
@@ -300,9 +368,12 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         if self.tol is not None and not (is_real(self.tol) and self.tol > 0):
             raise ValueError(f"tol must be None or > 0, got {self.tol!r}")
         if self.cv_warm_start and self.solver not in PRIMAL_SOLVERS:
-            raise ValueError(f"cv_warm_start=True needs solver in {PRIMAL_SOLVERS} (LibLinear's init_sol), got solver={self.solver}")
+            raise ValueError(f"cv_warm_start=True needs solver in {PRIMAL_SOLVERS} (LibLinear's init_sol), "
+                             f"got solver={self.solver}")
         if not is_int(self.n_jobs) or self.n_jobs < 1:
             raise ValueError(f"n_jobs must be an int >= 1, got {self.n_jobs!r}")
+        if self.selection not in SELECTIONS:
+            raise ValueError(f"selection={self.selection!r} is not valid; choose one of {SELECTIONS}")
 
     def check_cv(self, y: np.ndarray) -> None:
         """Raise ValueError unless ``cv`` folds fit the smallest class of labels ``y`` (``fit`` calls it)."""
@@ -355,13 +426,19 @@ def _newton_fold(
     train: np.ndarray, test: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(test-fold accuracy, weights (n_C, p, n_w)) along the increasing grid ``Cs``, one path per column of signs."""
-    Z_train = Z[train]
-    gram = newton_gram(Z_train)
-    W = np.stack([np.array(list(squared_hinge_path(Z_train, signs[train, k], Cs, tol=tol, gram=gram)))
+    return _newton_path_scores(Z[train], signs[train], Cs, tol, Z[test], y_idx[test])
+
+
+def _newton_path_scores(
+    Z: np.ndarray, signs: np.ndarray, Cs: np.ndarray, tol: float, Z_eval: np.ndarray, y_eval: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(accuracy on (Z_eval, y_eval), weights (n_C, p, n_w)) of the models trained on Z along the increasing ``Cs``."""
+    gram = newton_gram(Z)
+    W = np.stack([np.array(list(squared_hinge_path(Z, signs[:, k], Cs, tol=tol, gram=gram)))
                   for k in range(signs.shape[1])], axis=-1)
-    decisions = Z[test] @ W  # (n_C, n_test, n_w)
+    decisions = Z_eval @ W  # (n_C, n_eval, n_w)
     predicted = (decisions[..., 0] > 0) if signs.shape[1] == 1 else np.argmax(decisions, axis=-1)
-    return np.mean(predicted == y_idx[test], axis=1), W
+    return np.mean(predicted == y_eval, axis=1), W
 
 
 def _newton_refit(
@@ -387,8 +464,19 @@ def _one_vs_rest_signs(y_idx: np.ndarray, n_classes: int) -> np.ndarray:
 
 
 # --- LibLinear plumbing --------------------------------------------------------------
-def _check_X(X: np.ndarray) -> np.ndarray:
-    X = check_array(X, dtype=(np.float64, np.float32), ensure_all_finite=False)
+def _check_X(X: np.ndarray | sp.spmatrix, dense: bool = False) -> np.ndarray | sp.csr_matrix:
+    """X as a float array (or CSR matrix, unless ``dense``), or ValueError naming a non-finite entry."""
+    if dense and sp.issparse(X):
+        raise ValueError("solver='newton' takes dense features and X is a sparse matrix (e.g. hashed or binned "
+                         "features); use a LibLinear solver, e.g. solver=1, which takes it without densifying")
+    X = check_array(X, accept_sparse="csr", dtype=(np.float64, np.float32), ensure_all_finite=False)
+    if sp.issparse(X):
+        bad = ~np.isfinite(X.data)
+        if bad.any():
+            k = int(np.argmax(bad))
+            i = int(np.searchsorted(X.indptr, k, side="right") - 1)
+            raise ValueError(f"X must be finite, but X[{i}, {X.indices[k]}] = {X.data[k]}")
+        return X
     for start, chunk in _row_chunks(X):
         bad = ~np.isfinite(chunk)
         if bad.any():
@@ -404,6 +492,30 @@ def _row_chunks(X: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
         yield start, X[start : start + rows]
 
 
+def _problem_of(X: np.ndarray | sp.csr_matrix, y_idx: np.ndarray, bias: float) -> problem:
+    return _sparse_problem(X, y_idx, bias) if sp.issparse(X) else _dense_problem(X, y_idx, bias)
+
+
+def _sparse_problem(X: sp.csr_matrix, y_idx: np.ndarray, bias: float) -> problem:
+    """A LibLinear problem of CSR rows: row i is its stored entries (1-based indices), [(n+1, bias)], (-1, 0)."""
+    n_rows, n = X.shape
+    X = X.copy() if not X.has_sorted_indices else X
+    X.sort_indices()
+    has_bias = bias >= 0
+    extra = 1 + has_bias
+    counts = np.diff(X.indptr)
+    starts = X.indptr[:-1] + extra * np.arange(n_rows)
+    ends = starts + counts
+    nodes = np.empty(X.nnz + extra * n_rows, dtype=feature_node)
+    at = np.arange(X.nnz) + extra * np.repeat(np.arange(n_rows), counts)
+    nodes["index"][at], nodes["value"][at] = X.indices + 1, X.data
+    if has_bias:
+        nodes["index"][ends], nodes["value"][ends] = n + 1, bias
+    nodes["index"][ends + has_bias], nodes["value"][ends + has_bias] = -1, 0.0
+    rows = nodes.ctypes.data + starts.astype(np.uint64) * np.uint64(nodes.itemsize)
+    return _problem(nodes, rows, y_idx, n + has_bias, bias if has_bias else -1.0)
+
+
 def _dense_problem(X: np.ndarray, y_idx: np.ndarray, bias: float) -> problem:
     """A LibLinear problem whose rows hold every entry of X (zeros too), plus the bias node.
 
@@ -411,10 +523,10 @@ def _dense_problem(X: np.ndarray, y_idx: np.ndarray, bias: float) -> problem:
     (-1, 0).  Explicit zeros change no sum, so training matches liblinear's own
     sparse conversion bit for bit (checked in the tests).
     """
-    l, n = X.shape
+    n_rows, n = X.shape
     has_bias = bias >= 0
     width = n + 1 + has_bias
-    nodes = np.empty((l, width), dtype=feature_node)
+    nodes = np.empty((n_rows, width), dtype=feature_node)
     nodes["index"][:, :n] = np.arange(1, n + 1, dtype=np.int32)
     nodes["value"][:, :n] = X
     if has_bias:
@@ -422,7 +534,7 @@ def _dense_problem(X: np.ndarray, y_idx: np.ndarray, bias: float) -> problem:
         nodes["value"][:, n] = bias
     nodes["index"][:, -1] = -1
     nodes["value"][:, -1] = 0.0
-    rows = nodes.ctypes.data + np.arange(l, dtype=np.uint64) * np.uint64(nodes.strides[0])
+    rows = nodes.ctypes.data + np.arange(n_rows, dtype=np.uint64) * np.uint64(nodes.strides[0])
     return _problem(nodes, rows, y_idx, n + has_bias, bias if has_bias else -1.0)
 
 
@@ -488,7 +600,9 @@ def _raw_w(model) -> np.ndarray:
     return np.ctypeslib.as_array(model.w, shape=(n_rows * n_w,)).reshape(n_rows, n_w).copy()
 
 
-def _decision(X: np.ndarray, coef: np.ndarray, intercept: np.ndarray) -> np.ndarray:
+def _decision(X: np.ndarray | sp.csr_matrix, coef: np.ndarray, intercept: np.ndarray) -> np.ndarray:
+    if sp.issparse(X):
+        return X @ coef + intercept
     out = np.empty((len(X), coef.shape[1]))
     for start, chunk in _row_chunks(X):
         np.matmul(chunk.astype(np.float64, copy=False), coef, out=out[start : start + len(chunk)])

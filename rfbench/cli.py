@@ -16,7 +16,6 @@ from rfbench.dataset import DatasetError
 from rfbench.preflight import check_command_line
 
 
-
 def main() -> None:
     """``rfbench``: check every job of the command line, then let Hydra run them."""
     with _reported():

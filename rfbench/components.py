@@ -91,7 +91,8 @@ def build_model(cfg: Mapping[str, Any], random_state: int | None = None, *, n_jo
     if cls is None:
         return None
     task = cfg["dataset"].get("task", "classification")
-    params = {**_params("classifier", node, cls), **_accepted(cls, random_state=random_state, progress=progress, task=task)}
+    params = {**_params("classifier", node, cls),
+              **_accepted(cls, random_state=random_state, progress=progress, task=task)}
     if params.get("n_jobs", 0) is None:  # null in the config: the execution's choice
         params["n_jobs"] = n_jobs or 1
     with reported_as("classifier", cfg):

@@ -133,7 +133,9 @@ class _ActiveGram:
         self.mask: np.ndarray | None = None
         self.value: np.ndarray | None = None
 
-    def newton_step(self, mask: np.ndarray, active: np.ndarray, Z_act: np.ndarray, g: np.ndarray, C: float) -> np.ndarray:
+    def newton_step(
+        self, mask: np.ndarray, active: np.ndarray, Z_act: np.ndarray, g: np.ndarray, C: float
+    ) -> np.ndarray:
         """s = -H^-1 g with H = I + 2C Z_I^T Z_I, one p x p Cholesky."""
         H = 2.0 * C * self.update(mask)
         H[np.diag_indices_from(H)] += 1.0
@@ -176,7 +178,9 @@ class _RowGram:
     def __init__(self, Z: np.ndarray, gram: np.ndarray | None):
         self.rows = Z @ Z.T if gram is None else gram
 
-    def newton_step(self, mask: np.ndarray, active: np.ndarray, Z_act: np.ndarray, g: np.ndarray, C: float) -> np.ndarray:
+    def newton_step(
+        self, mask: np.ndarray, active: np.ndarray, Z_act: np.ndarray, g: np.ndarray, C: float
+    ) -> np.ndarray:
         if len(active) == 0:
             return -g  # H = I
         K = self.rows[np.ix_(active, active)]

@@ -23,8 +23,8 @@ from __future__ import annotations
 import inspect
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -262,7 +262,8 @@ class RidgeRegressorCV(RegressorMixin, _RidgeCV):
             return float(np.mean((decision - target) ** 2))
         norm = np.linalg.norm(target)
         if norm == 0:
-            raise ValueError("the targets of a CV fold are all 0, so their relative error is undefined; use scoring='mse'")
+            raise ValueError("the targets of a CV fold are all 0, so their relative error is undefined; "
+                             "use scoring='mse'")
         return float(np.linalg.norm(decision - target) / norm)
 
     def _shape_weights(self, coef: np.ndarray, intercept: np.ndarray) -> tuple[np.ndarray, np.ndarray | float]:
@@ -354,7 +355,9 @@ def _decision(Z: np.ndarray | sp.spmatrix, rows: np.ndarray, coef: np.ndarray, i
     return out + intercept
 
 
-def _means(Z: np.ndarray | sp.spmatrix, Y: np.ndarray, rows: np.ndarray, fit_intercept: bool) -> tuple[np.ndarray, np.ndarray]:
+def _means(
+    Z: np.ndarray | sp.spmatrix, Y: np.ndarray, rows: np.ndarray, fit_intercept: bool
+) -> tuple[np.ndarray, np.ndarray]:
     """Column means of Z[rows] and Y[rows] (zeros without an intercept)."""
     if not fit_intercept:
         return np.zeros(Z.shape[1]), np.zeros(Y.shape[1])

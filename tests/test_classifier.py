@@ -11,7 +11,6 @@ from sklearn.model_selection import StratifiedKFold
 import rfbench.classifier as rc
 from rfbench.classifier import DEFAULT_C_GRID, LibLinearClassifier
 
-
 libc_srand = ctypes.CDLL(None).srand
 
 
@@ -183,7 +182,8 @@ def test_tol_is_liblinear_stopping_tolerance():
     clf = LibLinearClassifier(solver=0, C_grid=(4.0,), tol=np.float64(1e-5)).fit(X, y)
     model = train(y.astype(float), X, liblinear_options(0, 4.0, 1.0) + " -e 1e-05")
     assert clf.model_.param.eps == 1e-5
-    np.testing.assert_allclose(clf.decision_function(X), liblinear_decision(model, X)[1][:, np.argsort(model.get_labels())])
+    expected = liblinear_decision(model, X)[1][:, np.argsort(model.get_labels())]
+    np.testing.assert_allclose(clf.decision_function(X), expected)
 
 
 def test_is_a_cloneable_sklearn_estimator():
@@ -289,3 +289,51 @@ def test_coef_columns_follow_classes_order_whatever_the_solver(solver, n_classes
     expected = np.where(scores[:, 0] > 0, clf.classes_[1], clf.classes_[0]) if n_classes == 2 else \
         clf.classes_[np.argmax(scores, axis=1)]
     np.testing.assert_array_equal(clf.predict(X), expected)
+
+
+@pytest.mark.parametrize("solver", [1, 2])
+@pytest.mark.parametrize("bias", [1.0, -1.0])
+def test_sparse_features_train_as_the_dense_ones_without_densifying(solver, bias):
+    X, y = noisy_problem(n=240, d=30, seed=3, dtype=np.float64)
+    X[np.abs(X) < 0.8] = 0.0  # about half the entries
+    params = dict(solver=solver, C_grid=[0.25, 4.0], cv=3, bias=bias, random_state=0)
+    dense = LibLinearClassifier(**params).fit(X, y)
+    sparse = LibLinearClassifier(**params).fit(sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(sparse.cv_scores_, dense.cv_scores_)
+    np.testing.assert_array_equal(sparse.coef_, dense.coef_)
+    np.testing.assert_array_equal(sparse.predict(sp.csr_matrix(X)), dense.predict(X))
+    assert sparse.n_features_in_ == 30
+
+
+def test_newton_refuses_sparse_features_naming_the_fix():
+    X, y = noisy_problem()
+    with pytest.raises(ValueError, match=r"solver='newton' takes dense features .* use a LibLinear solver, "
+                                         r"e.g. solver=1"):
+        LibLinearClassifier(solver="newton").fit(sp.csr_matrix(X), y)
+    LibLinearClassifier(solver=1, C_grid=[1.0], cv=1).fit(sp.csr_matrix(X), y)  # the suggested fix works
+
+
+@pytest.mark.parametrize("solver", ["newton", 2])
+def test_test_grid_scores_every_C_on_the_test_set_and_keeps_the_best(solver):
+    X, y = noisy_problem(n=300, seed=4)
+    Xt, yt = noisy_problem(n=200, seed=5)
+    grid = [4.0, 0.001, 0.01, 0.1, 1.0]
+    model = LibLinearClassifier(solver=solver, C_grid=grid, selection="test_grid", tol=1e-10 if solver == 2 else None
+                                ).fit(X, y, Xt, yt)
+    # independently: one model per C on all training rows, scored on the test set
+    expected = [np.mean(LibLinearClassifier(solver=solver, C_grid=[C], cv=1, tol=model.tol).fit(X, y).predict(Xt) == yt)
+                for C in grid]
+    np.testing.assert_allclose(model.grid_scores_["test_score"], expected, atol=1 / len(yt) + 1e-12)
+    scores = model.grid_scores_["test_score"].to_numpy()
+    assert model.C_ == min(C for C, s in zip(grid, scores) if s == scores.max())
+    assert model.selected_on_test_ and model.best_params_ == {"C": model.C_}
+    assert np.isnan(model.cv_scores_).all() and np.isnan(model.cv_score_)
+    assert np.mean(model.predict(Xt) == yt) == scores.max()  # the kept model is the best one
+
+
+def test_test_grid_needs_the_test_set():
+    X, y = noisy_problem()
+    with pytest.raises(ValueError, match="selection='test_grid' chooses C on a test set: pass X_test and y_test"):
+        LibLinearClassifier(selection="test_grid").fit(X, y)
+    with pytest.raises(ValueError, match=r"selection='best' is not valid; choose one of \('cv', 'test_grid'\)"):
+        LibLinearClassifier(selection="best").fit(X, y)

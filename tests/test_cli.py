@@ -129,7 +129,8 @@ def test_each_kernel_runs_its_natural_feature_map_and_an_explicit_one_wins(tmp_p
     quick = ("experiment.trials=1", "classifier=none")
     proc = rfbench(tmp_path, "-m", "kernel=gaussian,sinh_gaussian", *quick)
     assert proc.returncode == 0, proc.stderr
-    runs = {pd.read_csv(run / "trials.csv").loc[0, "kernel.name"]: run for run in (tmp_path / "default" / "runs").iterdir()}
+    runs = {pd.read_csv(run / "trials.csv").loc[0, "kernel.name"]: run
+            for run in (tmp_path / "default" / "runs").iterdir()}
     assert {k: pd.read_csv(run / "trials.csv").loc[0, "feature_map.name"] for k, run in runs.items()} == {
         "gaussian": "rff", "sinh_gaussian": "askrff"}
     jobs = list((tmp_path / "default" / "hydra").glob("*/[0-9]*"))

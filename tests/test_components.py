@@ -57,7 +57,8 @@ def test_m_is_absolute_or_a_multiple_of_d():
     ("classifier.log2_C=[abc]", "classifier.log2_C=['abc'] is invalid: a list of exponents e, -1000 <= e <= 1000"),
     ("classifier.log2_C=[5000]", "classifier.log2_C=[5000] is invalid: a list of exponents"),  # 2.0 ** 5000 overflows
     ("classifier.log2_C=[1,null]", "classifier.log2_C=[1, None] is invalid"),
-    ("classifier.log2_C=[200]", "classifier.log2_C=[1.6069380442589903e+60] is invalid: every C must be in [2^-100, 2^100]"),
+    ("classifier.log2_C=[200]",
+     "classifier.log2_C=[1.6069380442589903e+60] is invalid: every C must be in [2^-100, 2^100]"),
     ("classifier.cv=0", "classifier.cv must be an int >= 1, got 0"),
     ("classifier.n_jobs=0", "classifier.n_jobs must be an int >= 1, got 0"),
     ("classifier.solver=7.5", "classifier.solver=7.5 is not a LibLinear classification solver"),
@@ -75,7 +76,7 @@ def test_askrff_subset_size_is_checked():
 
 @pytest.mark.parametrize("kernel, fmap, valid", [
     ("sinh_gaussian", "rff", "askrff"),
-    ("gaussian", "identity", "askrff|rff"),
+    ("gaussian", "identity", "askrff|qmc|rff"),
     ("linear", "askrff", "identity"),
     ("linear", "rff", "identity"),
 ])
@@ -168,4 +169,4 @@ def test_a_toy_feature_map_and_model_from_outside_the_package_run_through_the_cl
     refused = rfbench(tmp_path, "kernel=gaussian", "feature_map=toy_rotation")
     assert refused.returncode == 2
     assert "feature_map=toy_rotation cannot approximate kernel=gaussian; feature maps for kernel=gaussian: " \
-           "askrff|rff" in refused.stderr
+           "askrff|qmc|rff" in refused.stderr

@@ -67,6 +67,7 @@ def test_flatten_makes_one_column_per_leaf():
 def test_run_id_ignores_where_the_data_comes_from_but_not_what_it_is():
     """Pinning a URL's hash or adding a mirror keeps the recorded runs; another file sha256 does not."""
     from omegaconf import OmegaConf
+
     from rfbench.cli import CONFIG_DIR
     cfg = {"dataset": OmegaConf.to_container(OmegaConf.load(f"{CONFIG_DIR}/dataset/letter.yaml")),
            "experiment": {"name": "x", "seed": 0}}

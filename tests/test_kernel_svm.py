@@ -58,7 +58,8 @@ def test_cv_scores_equal_hand_written_fold_loop(data):
     for train, test in StratifiedKFold(n_splits=4, shuffle=True, random_state=3).split(X, y):
         for i, gamma in enumerate(GAMMAS):
             for j, C in enumerate(CS):
-                expected[i, j] += SVC(kernel="rbf", gamma=gamma, C=C).fit(X[train], y[train]).score(X[test], y[test]) / 4
+                svc = SVC(kernel="rbf", gamma=gamma, C=C).fit(X[train], y[train])
+                expected[i, j] += svc.score(X[test], y[test]) / 4
     np.testing.assert_allclose(model.cv_scores_, expected, rtol=1e-12)
     best = [(g, c) for i, g in enumerate(GAMMAS) for j, c in enumerate(CS) if expected[i, j] == expected.max()]
     assert (model.gamma_, model.C_) == min(best) and not model.selected_on_test_
@@ -147,7 +148,8 @@ def test_memory_limit_refuses_and_its_suggested_n_fits(data):
     ({"gamma_grid": [1.0, 0.0]}, {}, r"every value of gamma_grid must be finite and > 0, got gamma_grid\[1\] = 0.0"),
     ({"kernel": "poly"}, {}, r"kernel='poly' is not valid; use 'rbf' or a callable"),
     ({"selection": "test"}, {}, r"selection='test' is not valid; choose one of \('cv', 'test_grid'\)"),
-    ({"selection": "test_grid"}, {}, r"selection='test_grid' scores every grid point on a test set: call fit\(X, y, X_test=..., y_test=...\)"),
+    ({"selection": "test_grid"}, {},
+     r"selection='test_grid' scores every grid point on a test set: call fit\(X, y, X_test=..., y_test=...\)"),
     ({"cv": 1}, {}, r"cv=1 is invalid: k-fold cross-validation needs an int cv >= 2"),
     ({"cv": 100}, {}, r"cv=100 exceeds the \d+ samples of the smallest class .* stratified CV needs 2 <= cv <= \d+"),
     ({"memory_limit_gib": -1}, {}, r"memory_limit_gib=-1 is invalid: a finite number > 0"),

@@ -77,7 +77,8 @@ def test_maps_without_segments_are_refused(fmap):
     U = RNG.uniform(size=(10, 4))
     fmap.fit(U)
     name = type(fmap).__name__
-    with pytest.raises(TypeError, match=rf"{name} does not support prefixes of its frequencies.*segment\(start, stop\)"):
+    with pytest.raises(TypeError,
+                       match=rf"{name} does not support prefixes of its frequencies.*segment\(start, stop\)"):
         relative_gram_errors_by_prefix(np.eye(10), fmap, U, [1])
 
 

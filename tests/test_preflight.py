@@ -26,7 +26,8 @@ def check(*argv: str) -> None:
     # empty: a group given no option
     (["dataset=null"], "dataset=null is invalid: dataset takes one option; choose one of a9a, cod_rna"),
     (["-m", "dataset=[]"], "dataset=[] is invalid: dataset takes one option; choose one of a9a, cod_rna"),
-    (["~kernel"], "~kernel is invalid: kernel takes one option; choose one of cosh_gaussian, gaussian, laplacian, linear"),
+    (["~kernel"],
+     "~kernel is invalid: kernel takes one option; choose one of cosh_gaussian, cosine_rbf, gaussian, gmm, laplacian"),
     # conflicting
     (["feature_map.n_components=300", "feature_map.m_over_d=4"],
      "feature_map.n_components=300 and feature_map.m_over_d=4 are both set"),

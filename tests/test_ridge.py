@@ -101,7 +101,8 @@ def hand_cv_regression(Z, y, grid, cv, seed, fit_intercept, scoring):
 @pytest.mark.parametrize("fit_intercept", [False, True])
 def test_regression_cv_scores_equal_hand_written_fold_loop(fit_intercept, scoring):
     Z, y = regression_problem(n=60, p=40, seed=1)  # folds of 48 rows: noisy enough to prefer some lambda > 0
-    model = RidgeRegressorCV(lambda_grid=GRID, cv=5, fit_intercept=fit_intercept, scoring=scoring, random_state=4).fit(Z, y)
+    model = RidgeRegressorCV(lambda_grid=GRID, cv=5, fit_intercept=fit_intercept, scoring=scoring,
+                             random_state=4).fit(Z, y)
     expected = hand_cv_regression(Z, y, GRID, 5, 4, fit_intercept, scoring)
     np.testing.assert_allclose(model.cv_scores_, expected, rtol=1e-8)
     assert model.lambda_ == max(lam for lam, s in zip(GRID, expected) if s == expected.min())
@@ -186,7 +187,8 @@ def test_estimators_are_sklearn_clonable_and_name_their_task():
     ({"cv": True}, r"cv=True is invalid"),
     ({"cv": 200}, r"cv=200 exceeds the 120 training samples; k-fold CV needs 2 <= cv <= 120"),
     ({"solver": "svd"}, r"solver='svd' is not valid; choose one of \('auto', 'eigen', 'lsqr'\)"),
-    ({"scoring": "accuracy"}, r"scoring='accuracy' is not valid for regression; choose one of \('relative_error', 'mse'\)"),
+    ({"scoring": "accuracy"},
+     r"scoring='accuracy' is not valid for regression; choose one of \('relative_error', 'mse'\)"),
     ({"tol": 0}, r"tol=0 is invalid: LSQR's tolerance needs 0 < tol < 1"),
     ({"max_iter": 0}, r"max_iter=0 is invalid"),
     ({"n_jobs": 0}, r"n_jobs must be an int >= 1, got 0"),

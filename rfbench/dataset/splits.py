@@ -54,7 +54,8 @@ def check_split(split: Mapping, file_keys: list[str]) -> None:
     if kind == "stratified" and not 0 < split["test_fraction"] < 1:
         raise DatasetError(f"test_fraction must be in (0, 1), got {split['test_fraction']!r}")
     if kind != "files" and not (is_int(split["seed"]) and split["seed"] >= 0):
-        raise DatasetError(f"dataset.split.seed={split['seed']!r} is invalid: an integer >= 0 (numpy SeedSequence entropy)")
+        raise DatasetError(f"dataset.split.seed={split['seed']!r} is invalid: an integer >= 0 "
+                           "(numpy SeedSequence entropy)")
 
 
 def required_files(split: Mapping) -> tuple[str, ...]:

@@ -1,4 +1,5 @@
-"""Explicit random feature maps: Gaussian RFF, AsK-RFF, random binning and the identity baseline.
+"""Explicit feature maps: Gaussian RFF, AsK-RFF, QMC Fourier features, NRFF, GCWS, random binning
+and the identity baseline.
 
 Every map is a scikit-learn style transformer with ``fit``/``transform`` and a
 ``gram_blocks`` method yielding low-rank factors of its approximate Gram
@@ -14,8 +15,11 @@ from ._sincos import scaled_cos_sin_rows
 from ._trig import trig_threads
 from .askrff import AsKRFF
 from .binning import RandomBinning
+from .gcws import GCWS
 from .identity import IdentityMap
+from .nrff import NRFF
+from .qmc import QMCFourierFeatures
 from .rff import GaussianRFF
 
-__all__ = ["DEFAULT_BLOCK_SIZE", "AsKRFF", "FeatureMap", "GaussianRFF", "IdentityMap", "RandomBinning", "scaled_cos_sin_rows",
-           "trig_threads"]
+__all__ = ["DEFAULT_BLOCK_SIZE", "GCWS", "NRFF", "AsKRFF", "FeatureMap", "GaussianRFF", "IdentityMap",
+           "QMCFourierFeatures", "RandomBinning", "scaled_cos_sin_rows", "trig_threads"]

@@ -80,7 +80,8 @@ def _rows(projection: np.ndarray, flat: np.ndarray, row_stride: int, cos_at: int
 def scaled_cos_sin_rows(
     projection: np.ndarray, out: np.ndarray, cos_at: int, sin_at: int, cos_scale: float, sin_scale: float
 ) -> bool:
-    """Write ``cos_scale * cos(P)`` to ``out[:, cos_at:cos_at+m]`` and ``sin_scale * sin(P)`` to ``out[:, sin_at:sin_at+m]``.
+    """Write ``cos_scale * cos(P)`` to ``out[:, cos_at:cos_at+m]`` and ``sin_scale * sin(P)`` to
+    ``out[:, sin_at:sin_at+m]``.
 
     Parameters
     ----------

@@ -5,7 +5,9 @@ import inspect
 
 from .asymmetric import CoshGaussian, ShiftGaussian, SinhGaussian
 from .base import PARTS, Kernel, Part
+from .cosine_rbf import CosineRBFKernel
 from .gaussian import GaussianKernel, LinearKernel
+from .gmm import GMMKernel
 from .laplacian import LaplacianKernel
 from .total_mass import estimate_total_masses, unit_mass_grams
 
@@ -13,6 +15,8 @@ KERNELS: dict[str, type[Kernel]] = {
     "gaussian": GaussianKernel,
     "linear": LinearKernel,
     "laplacian": LaplacianKernel,
+    "gmm": GMMKernel,
+    "cosine_rbf": CosineRBFKernel,
     "shift_gaussian": ShiftGaussian,
     "sinh_gaussian": SinhGaussian,
     "cosh_gaussian": CoshGaussian,
@@ -35,6 +39,8 @@ __all__ = [
     "KERNELS",
     "PARTS",
     "CoshGaussian",
+    "CosineRBFKernel",
+    "GMMKernel",
     "GaussianKernel",
     "Kernel",
     "LaplacianKernel",

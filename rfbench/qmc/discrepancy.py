@@ -242,27 +242,27 @@ def _pair_kernel(
 
     For each pair, prefix products of the factors are kept on the forward pass and suffix
     products formed on the backward one, so prod_{q != j} needs no division (factors vanish
-    at b_j (w_lj - w_mj) in pi Z). Symmetric: the pair (m, l) has the same product and the
-    opposite derivative of (l, m), as the kernel depends on w_l - w_m and is even.
+    at b_j (w_pj - w_mj) in pi Z). Symmetric: the pair (m, p) has the same product and the
+    opposite derivative of (p, m), as the kernel depends on w_p - w_m and is even.
     """
     d = W1.shape[1]
     z, factor, before = np.empty(d), np.empty(d), np.empty(d)
     total = 0.0
-    for l in range(W1.shape[0]):
-        for m in range(l if symmetric else 0, W2.shape[0]):
+    for p in range(W1.shape[0]):
+        for m in range(p if symmetric else 0, W2.shape[0]):
             product = 1.0
             for j in range(d):
-                z[j] = b[j] * (W1[l, j] - W2[m, j])
+                z[j] = b[j] * (W1[p, j] - W2[m, j])
                 factor[j] = _sinc(z[j])
                 before[j] = product
                 product *= factor[j]
-            weight = xi1[l] * xi2[m]
-            total += weight * product * (2.0 if symmetric and m != l else 1.0)
+            weight = xi1[p] * xi2[m]
+            total += weight * product * (2.0 if symmetric and m != p else 1.0)
             if gradient:  # (on the diagonal of a symmetric sum, the two terms cancel)
                 after = 1.0
                 for j in range(d - 1, -1, -1):
                     term = weight * b[j] * _sinc_derivative(z[j]) * before[j] * after
-                    grad[l, j] += term
+                    grad[p, j] += term
                     if symmetric:
                         grad[m, j] -= term
                     after *= factor[j]
@@ -274,12 +274,12 @@ def _sinc_gram(W: np.ndarray, b: np.ndarray) -> np.ndarray:
     """H_lm = prod_j sinc(b_j (w_lj - w_mj)), shape (s, s)."""
     s, d = W.shape
     H = np.empty((s, s))
-    for l in range(s):
-        for m in range(l + 1):
+    for p in range(s):
+        for m in range(p + 1):
             product = 1.0
             for j in range(d):
-                product *= _sinc(b[j] * (W[l, j] - W[m, j]))
-            H[l, m] = H[m, l] = product
+                product *= _sinc(b[j] * (W[p, j] - W[m, j]))
+            H[p, m] = H[m, p] = product
     return H
 
 

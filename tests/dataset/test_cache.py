@@ -5,8 +5,7 @@ import tempfile
 import pytest
 
 from rfbench.dataset import DatasetError
-from rfbench.dataset.cache import (cache_file, cache_writer, read_record, resolve_cache_dir,
-                                   write_record)
+from rfbench.dataset.cache import cache_file, cache_writer, read_record, resolve_cache_dir, write_record
 from rfbench.dataset.errors import CacheError
 
 

@@ -6,8 +6,7 @@ import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
-from rfbench.dataset import Dataset, DatasetError, load_dataset
-from rfbench.dataset import parsers
+from rfbench.dataset import Dataset, DatasetError, load_dataset, parsers
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 

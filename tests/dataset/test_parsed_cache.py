@@ -5,8 +5,7 @@ import logging
 import numpy as np
 import pytest
 
-from rfbench.dataset import fetch, load_dataset, parsers
-from rfbench.dataset import parsed_cache
+from rfbench.dataset import fetch, load_dataset, parsed_cache, parsers
 from rfbench.dataset.parsed_cache import content_sha256, load_parsed
 
 ROWS = "".join(f"{'+1' if i % 3 else '-1'} 1:{i / 7:.6f} 3:{(i * i) % 11}\n" for i in range(200))

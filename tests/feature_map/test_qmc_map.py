@@ -56,7 +56,8 @@ def test_randomized_sequences_are_unbiased_for_the_kernel(sequence):
 
 def test_deterministic_halton_does_not_depend_on_the_seed():
     X = np.random.default_rng(0).normal(size=(5, 3))
-    a, b = (QMCFourierFeatures(n_components=16, sequence="halton", random_state=seed).fit_transform(X) for seed in (1, 2))
+    a, b = (QMCFourierFeatures(n_components=16, sequence="halton", random_state=seed).fit_transform(X)
+            for seed in (1, 2))
     np.testing.assert_array_equal(a, b)
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from threadpoolctl import threadpool_limits
 
 from rfbench.feature_map import _trig

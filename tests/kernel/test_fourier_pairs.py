@@ -11,11 +11,14 @@ SPECTRAL = ["gaussian", "shift_gaussian", "sinh_gaussian", "cosh_gaussian"]
 @pytest.mark.parametrize("name", SPECTRAL)
 def test_fourier_integral_1d_reproduces_paper_kernel(name):
     kernel = kernel_case(name, 1)
-    mu = lambda w: kernel.spectral_density(np.array([[w]]))[0]
     L = 14.0 / kernel.sigma
+
+    def integrand(w: float, D: float) -> complex:
+        return np.exp(1j * w * D) * kernel.spectral_density(np.array([[w]]))[0]
+
     for D in [-1.7, 0.0, 0.6, 2.3]:
-        re = integrate.quad(lambda w: (np.exp(1j * w * D) * mu(w)).real, -L, L, limit=500)[0]
-        im = integrate.quad(lambda w: (np.exp(1j * w * D) * mu(w)).imag, -L, L, limit=500)[0]
+        re = integrate.quad(lambda w, D=D: integrand(w, D).real, -L, L, limit=500)[0]
+        im = integrate.quad(lambda w, D=D: integrand(w, D).imag, -L, L, limit=500)[0]
         expected = paper_formula(name, CASES[name][0], np.array([D]))
         assert re == pytest.approx(expected, rel=1e-8, abs=1e-10)
         assert abs(im) < 1e-9 * max(1.0, abs(expected))

@@ -26,7 +26,10 @@ def test_value_and_gram_match_the_formula_entry_by_entry():
 def test_fourier_integral_1d_reproduces_the_kernel(sigma, D):
     """k(D) = int cos(w D) mu(w) dw (mu even), with the Cauchy tails integrated by QAWF."""
     kernel = LaplacianKernel(1, sigma=sigma)
-    mu = lambda w: kernel.spectral_density(np.array([[w]]))[0].real
+
+    def mu(w: float) -> float:
+        return kernel.spectral_density(np.array([[w]]))[0].real
+
     if D == 0.0:
         value = 2 * integrate.quad(mu, 0, np.inf, epsabs=1e-13)[0]
     else:

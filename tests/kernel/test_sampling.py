@@ -1,6 +1,6 @@
 """Frequency samplers vs brute-force integration of the normalized part densities."""
 import zlib
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -19,7 +19,7 @@ PART_CASES = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def draws(name: str, d: int, part: str, path: str) -> tuple[np.ndarray, float]:
     kernel = kernel_case(name, d)
     rng = np.random.default_rng(zlib.crc32(f"{name}/{d}/{part}/{path}".encode()))

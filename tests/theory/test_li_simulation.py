@@ -22,4 +22,5 @@ def test_one_sample_nrff_is_a_sign_and_chunks_cover_every_repetition(monkeypatch
 
 def test_gcws_estimates_take_the_k_plus_one_binomial_values():
     estimates = simulate_gcws(0.5, 1.0, 4, 2_000, np.random.default_rng(1))
-    assert set(np.round(estimates, 12)) == set(np.round(np.exp(-2 * ((1 - np.arange(5) / 4) / (1 + np.arange(5) / 4)) ** 2), 12))
+    ratios = (1 - np.arange(5) / 4) / (1 + np.arange(5) / 4)
+    assert set(np.round(estimates, 12)) == set(np.round(np.exp(-2 * ratios**2), 12))
