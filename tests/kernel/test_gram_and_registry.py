@@ -59,13 +59,14 @@ def test_parameter_defaults_follow_the_paper():
 
 
 def test_registry_names():
-    assert sorted(KERNELS) == ["cosh_gaussian", "gaussian", "laplacian", "linear", "shift_gaussian", "sinh_gaussian"]
+    assert sorted(KERNELS) == ["cosh_gaussian", "cosine_rbf", "gaussian", "gmm", "laplacian", "linear",
+                               "shift_gaussian", "sinh_gaussian"]
 
 
 @pytest.mark.parametrize(
     "name,d,params,match",
     [
-        ("rbf", 2, {}, r"unknown kernel 'rbf'; valid names: \['cosh_gaussian', 'gaussian'"),
+        ("rbf", 2, {}, r"unknown kernel 'rbf'; valid names: \['cosh_gaussian', 'cosine_rbf', 'gaussian'"),
         ("gaussian", 2, {"gamma": 1.0}, r"unknown parameter\(s\) \['gamma'\].*accepted: \['sigma'\]"),
         ("shift_gaussian", 2, {"sigma": 0.0}, r"sigma=0.0 is invalid: a bandwidth with 1e-30 <= sigma <= 1e\+30"),
         ("sinh_gaussian", 2, {"sigma": -1}, "sigma=-1 is invalid: a bandwidth with"),
