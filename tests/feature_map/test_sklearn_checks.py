@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from rfbench.feature_map import AsKRFF, GaussianRFF, IdentityMap
-from tests.feature_map.toy_maps import RandomBinning
+from rfbench.feature_map import GCWS, NRFF, AsKRFF, GaussianRFF, IdentityMap, QMCFourierFeatures, RandomBinning
+from tests.feature_map import toy_maps
 
 #: Checks each map fails on purpose, with the reason (xfail_strict: one that starts passing fails the suite).
 EXPECTED_FAILED_CHECKS = {
@@ -25,7 +25,12 @@ MAPS = [
     AsKRFF(),
     AsKRFF(kernel="sinh_gaussian", part="symmetric", imaginary="drop"),
     IdentityMap(),
-    RandomBinning(n_bins=50),  # sparse input and output, the FeatureMap defaults
+    QMCFourierFeatures(),
+    QMCFourierFeatures(sequence="lattice", n_components=16),
+    NRFF(),
+    GCWS(n_components=16, empty_rows="zero"),  # the default refuses all-zero rows, which some checks send
+    RandomBinning(n_components=8),
+    toy_maps.RandomBinning(n_bins=50),  # sparse input and output, the FeatureMap defaults
 ]
 
 
