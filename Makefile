@@ -91,5 +91,9 @@ askrff-equal-width: askrff-table1  ## Table 1 at equal numbers of feature column
 tutorial: $(STAMP)  ## the tutorial's 1-D kernel estimate from K random features, error vs K
 	$(BIN)/python -m rfbench.reports.tutorial --results $(RESULTS)
 
+# --- The project's report: results/REPORT.md from every paper's committed results ---------------
+report: $(STAMP)  ## every paper beside its published values, verdict counts per paper (REPORT.png)
+	$(BIN)/python -m rfbench.reports.project --results $(RESULTS)
+
 clean-results:
 	find $(RESULTS) -mindepth 1 ! -name README.md -exec rm -rf {} +
