@@ -462,8 +462,9 @@ def _width_sections(table: pd.DataFrame) -> list[tuple[str, pd.DataFrame | str]]
 
 
 def _width_answer(table: pd.DataFrame) -> str:
-    """The plain statement: per comparison and width, how many pairs each side wins, and where."""
-    lines = []
+    """The plain statement: does Asy still beat RBF at equal columns; then per comparison and width, how many
+    pairs each side wins, and where."""
+    lines = [_width_headline(table), ""]
     for approximation, versus in (("Asy", "RBF"), ("Sym", "RBF"), ("Asy", "Sym")):
         for width in ("equal M", "equal columns", "equal distinct columns"):
             pairs = table[(table["approximation"] == approximation) & (table["versus"] == versus)
@@ -480,26 +481,49 @@ def _width_answer(table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _width_headline(table: pd.DataFrame) -> str:
+    asy = table[(table["approximation"] == "Asy") & (table["versus"] == "RBF")]
+    narrow, wide = (asy[asy["width"] == w]["verdict"].value_counts() for w in ("equal M", "equal columns"))
+    run = int(wide.sum() - wide.get(NOT_RUN, 0))
+    wins = int(wide.get("Asy higher", 0))
+    answer = "not yet known" if not run else "yes" if wins == run else "no" if not wins else "in part"
+    return (f"**Do the asymmetric kernels still beat RBF at equal width? {answer.capitalize()}.**  At equal M "
+            f"(Table 1) Asy is above RBF beyond 2 sd in {int(narrow.get('Asy higher', 0))} of {int(narrow.sum())} "
+            f"(dataset, kernel) pairs; at equal numbers of columns in {wins} of the {run} pairs run (RBF above in "
+            f"{int(wide.get('RBF higher', 0))}, within 2 sd in {int(wide.get(TIE, 0))}"
+            + (f"; {int(wide[NOT_RUN])} not run yet" if NOT_RUN in wide else "") + ").")
+
+
 def _pair_text(pair: pd.Series) -> str:
     """``shift +0.12 (within 2 sd)``: the kernel's short name, the difference and the verdict."""
     kernel = pair["kernel"].split("_")[0]
     if pair["verdict"] == NOT_RUN:
         return f"{kernel} ({NOT_RUN})"
-    return f"{kernel} {pair['difference']:+.2f} ({pair['verdict']})"
+    partial = f"; {int(pair['versus_n'])} {pair['versus']} trials" if pair["versus_n"] < pair["n"] else ""
+    return f"{kernel} {pair['difference']:+.2f} ({pair['verdict']}{partial})"
 
 
 def _width_view(pairs: pd.DataFrame) -> pd.DataFrame:
-    """The pairs as printed: both sides as mean ± sd with M/d and columns, difference ± sd, verdict."""
+    """The pairs as printed: each side as mean ± sd with M/d, columns and, where short of the most, its
+    number of trials; the difference ± its sd; the verdict."""
+    full = max(pairs["n"].max(), pairs["versus_n"].max())
+    ours = zip(pairs["approximation"], pairs["m_over_d"], pairs["columns"], pairs["mean"], pairs["sd"], pairs["n"])
+    theirs = zip(pairs["versus"], pairs["versus_m_over_d"], pairs["versus_columns"], pairs["versus_mean"],
+                 pairs["versus_sd"], pairs["versus_n"])
     return pd.DataFrame({
         "dataset": pairs["dataset"], "kernel": pairs["kernel"], "width": pairs["width"],
-        "ours": [f"{a} M={m:g}d, {c:.0f} cols: {render.mean_sd(x, s, '.2f')}" for a, m, c, x, s in
-                 zip(pairs["approximation"], pairs["m_over_d"], pairs["columns"], pairs["mean"], pairs["sd"])],
-        "theirs": [f"{v} M={m:g}d, " + (f"{c:.0f} cols: {render.mean_sd(x, s, '.2f')}" if n else "not run")
-                   for v, m, c, x, s, n in zip(pairs["versus"], pairs["versus_m_over_d"], pairs["versus_columns"],
-                                              pairs["versus_mean"], pairs["versus_sd"], pairs["versus_n"])],
+        "ours": [_side(*side, full) for side in ours], "theirs": [_side(*side, full) for side in theirs],
         "difference": ["" if np.isnan(d) else f"{d:+.2f} ± {s:.2f}"
                        for d, s in zip(pairs["difference"], pairs["difference_sd"])],
         "verdict": pairs["verdict"]})
+
+
+def _side(method: str, m_over_d: float, columns: float, mean: float, sd: float, n: int, full: int) -> str:
+    """``RBF M=8d, 352 cols: 96.30 ± 0.40`` (``, 3 of 10 trials`` when short; ``not run`` without trials)."""
+    if not n:
+        return f"{method} M={m_over_d:g}d, {NOT_RUN}"
+    partial = f", {int(n)} of {int(full)} trials" if n < full else ""
+    return f"{method} M={m_over_d:g}d, {columns:.0f} cols: {render.mean_sd(mean, sd, '.2f')}{partial}"
 
 
 def _claim_sections(out: Path, claims: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:

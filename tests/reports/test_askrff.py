@@ -195,7 +195,7 @@ def test_equal_width_pairs_each_table1_cell_with_rbf_of_as_many_columns(tmp_path
     md = (tmp_path / "out" / "equal_width.md").read_text()
     row = next(line for line in md.splitlines() if "RBF M=8d" in line)
     assert [c.strip() for c in row.strip("|").split("|")] == [
-        "spambase", "shift_gaussian", "equal columns", "Asy M=2d, 64 cols: 91.00 ± 1.41",
+        "spambase", "shift_gaussian", "equal columns", "Asy M=2d, 64 cols: 91.00 ± 1.41, 2 of 3 trials",
         "RBF M=8d, 64 cols: 93.00 ± 2.00", "-2.00 ± 1.53", "within 2 sd"]
     assert "- **Asy vs RBF at equal columns** (1 (dataset, kernel) pairs): within 2 sd in 1.  spambase: shift " \
            "-2.00 (within 2 sd)." in md
