@@ -372,8 +372,8 @@ def _width_claim(table: pd.DataFrame, versus: str) -> dict:
     """Table 1's claim "Asy above ... RBF" (or its Sym) at equal columns: holds when every pair run says so."""
     pairs = table[(table["approximation"] == "Asy") & (table["versus"] == versus)
                   & (table["width"] == "equal columns") & (table["verdict"] != NOT_RUN)]
-    found = all_of({f"{d} {k} ({v})": v == "Asy higher" for d, k, v in zip(pairs["dataset"], pairs["kernel"],
-                                                                           pairs["verdict"])},
+    found = all_of({f"{p['dataset']} {p['kernel']} ({p['difference']:+.2f} ± {p['difference_sd']:.2f}, {p['verdict']})":
+                    p["verdict"] == "Asy higher" for _, p in pairs.iterrows()},
                    f"(dataset, kernel) with Asy above {versus} beyond 2 sd at equal columns")
     return {"source": "Table 1 at equal width", "dataset": "",
             "claim": f"(our check, not the paper's protocol) Table 1's Asy above {versus} holds at equal numbers "
