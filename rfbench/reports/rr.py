@@ -158,6 +158,9 @@ def _bandwidth_sweep(trials: pd.DataFrame) -> pd.DataFrame:
         n=("error", "size"), time=("time", "mean"), columns=("n_features", "mean"), **{"lambda": ("lambda", "median")},
     ).reset_index()
     sweep[["cv_error", "test_error", "test_error_sd"]] *= 100
+    rank = {name: i for i, name in enumerate([*ROWS, *[m for m, _ in METHODS.values()]])}
+    sweep = sweep.sort_values(["dataset", "method", "size", "sigma"], key=lambda c: c.map(rank).fillna(len(rank))
+                              if c.name in ("dataset", "method") else c, ignore_index=True)
     best = sweep.groupby(keys)["cv_error"].transform("min")
     sweep["chosen"] = (sweep["cv_error"] == best) & ~sweep.duplicated([*keys, "cv_error"])
     low, high = (sweep.groupby(keys)["sigma"].transform(f) for f in ("min", "max"))
