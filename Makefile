@@ -100,8 +100,8 @@ RR_SIGMA_RFF_cpu_act      ?= 0.25,0.5,1,2,4
 RR_SIGMA_BIN_cpu_act      ?= 4,8,16
 RR_SIGMA_RFF_census_house ?= 0.25,0.5,1,2
 RR_SIGMA_BIN_census_house ?= 1,2,4
-RR_SIGMA_RFF_a9a          ?= 2,4,8,16
-RR_SIGMA_BIN_a9a          ?= 16,32,64
+RR_SIGMA_RFF_a9a          ?= 2,4,8,16,32
+RR_SIGMA_BIN_a9a          ?= 12,16,32,64
 
 rr: rr-table1
 

@@ -38,7 +38,7 @@ METHODS = {"rff": ("Fourier+LS", "D"), "binning": ("Binning+LS", "P")}
 #: The exact methods Table 1 prints for reference (published values only; not run here).
 REFERENCES = ("CVM", "Exact SVM")
 #: Table 1's rows in its order, in rfbench's dataset names, with the paper's name for each.
-ROWS = {"cpu_act": "CPU", "census_house": "Census", "a9a": "Adult", "covtype": "Forest Cover",
+ROWS = {"cpu_act": "CPU", "census_house": "Census, substituted", "a9a": "Adult", "covtype": "Forest Cover",
         "kddcup99": "KDDCUP99"}
 #: Rows the mirror cannot serve, and why; their cells are "not run".
 NOT_OBTAINABLE = {
@@ -72,6 +72,12 @@ PROTOCOL = (
     "from that grid).",
     "Few trials (experiment.trials=3) to fit a shared 2-core machine; the paper reports one number per cell.",
 )
+#: What the regression cells mean beside a trivial predictor (the training mean: 100 ||mean - y|| / ||y||
+#: on the test split, computed from the same splits).
+READING = ("The substitute's cells compare other data with the paper's Census. On census_house (block-group "
+           "median house prices, heavy-tailed: test median 32,100, maximum 500,001) predicting the training "
+           "mean already has a relative error of 71.1 %, against 20.8 % on cpu_act, so its ~51 % is a real "
+           "gain over that baseline that cannot be set beside the paper's 5 %. Times are recorded, not compared.")
 #: Table 1 prints errors with one decimal; ours get two.
 DIGITS = 2
 
@@ -117,7 +123,7 @@ def table1(runs: Path, out: Path) -> pd.DataFrame:
     sections = render.comparison_sections(table, _layout(table, pub), f"rfbench/reports/published/{PAPER}.csv")
     sections[2:2] = [("Each cell's bandwidth and time", _details(chosen, pub)),
                      ("All bandwidths (CV error chooses; test error shown for reference)", _sweep_view(sweep))]
-    sections.append(("Rows not run", _not_obtainable(table)))
+    sections += [("Reading the table", READING), ("Rows not run", _not_obtainable(table))]
     render.write_markdown(out / "table1.md", "Rahimi & Recht (2007) Table 1: test error (%), ours vs paper",
                           sections, _deviations(trials))
     return table
