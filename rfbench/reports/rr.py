@@ -57,8 +57,8 @@ ROW_DEVIATIONS = {
     "cpu_act": "CPU: the paper's 6,500 / 1,500 split is not specified; ours is a seeded random partition "
                "of the 8,192 rows (dataset.split.seed=0), features scaled to [0, 1] on the training part.",
     "a9a": "Adult: LIBSVM's a9a split, 32,561 training / 16,281 test points (the paper: '32,000 instances'; "
-           "it does not give its test set); classification by ridge on +-1 targets (one-vs-rest, "
-           "the sign of the 2-class score), lambda by accuracy in stratified 5-fold CV.",
+           "it does not give its test set); classification by ridge on one +-1 target (>50K), the "
+           "predicted class the sign of w'z(x) + b, lambda by accuracy in stratified 5-fold CV.",
 }
 #: Protocol choices the paper does not state, common to every row.
 PROTOCOL = (
