@@ -61,7 +61,7 @@ def test_table1_picks_sigma_by_cv_and_compares_the_table_s_errors(tmp_path):
     assert "CVM" not in set(table.index.get_level_values("method"))  # reference columns are not cells
     md = re.sub(" +", " ", (tmp_path / "out" / "table1.md").read_text())  # table columns padded
     assert "| CPU (cpu_act) | D = 300: 3.60 ± 0.10 (3.60) [+0.00] agrees " in md
-    assert "- **Forest Cover (covtype)**: Forest Cover (581,012 x 54) is not in the dataset mirror" in md
+    assert "- **Forest Cover (covtype)**: the data (581,012 x 54) is not in the dataset mirror" in md
     assert "- **KDDCUP99 (kddcup99)**: " in md and "parser change needed" in md
     assert "| CPU (cpu_act) | Fourier+LS | D = 300 | 1 (grid edge) " in md
     assert "20 secs" in md and "nan" not in md
