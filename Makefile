@@ -16,7 +16,8 @@ endif
 ARGS    ?=
 RESULTS ?= results
 
-.PHONY: install run test lint bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 tutorial
+.PHONY: install run test lint bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 tutorial \
+        li li-fig1 li-fig2 li-fig3 li-fig4 li-tables
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -83,6 +84,26 @@ askrff-table1: $(STAMP)
 # --- The Bochner tutorial's demo: results/tutorial/ ------------------------------------------
 tutorial: $(STAMP)  ## the tutorial's 1-D kernel estimate from K random features, error vs K
 	$(BIN)/python -m rfbench.reports.tutorial --results $(RESULTS)
+
+# --- Li (KDD 2017), linearized GMM kernels and NRFF: results/li/<target>/ -----------------
+# Figs 1-4: the variance theorems with simulation points (no data). li-tables: exact kernel SVMs
+# (linear, Li's RBF exp(-gamma (1 - rho)) over his 58 gammas, GMM) on LI_DATASETS, each selected
+# on the test grid (Li's protocol) and by 5-fold CV beside it; resumable (one trial per run).
+# The report (rfbench/reports/li.py) compares with rfbench/reports/published/li.csv.
+LI_REPORT    = $(BIN)/python -m rfbench.reports.li --results $(RESULTS)
+LI_DATASETS ?= spambase_li,robot_navigation_li,page_blocks_li,splice_li,satimage_li,letter_libsvm,magic_li,skin10k_li
+LI_SELECTION ?= test_grid,cv
+LI_SVM       = $(SWEEP) experiment=li_kernel_svm kernel=linear feature_map=identity classifier=svc_named \
+	  classifier.selection=$(LI_SELECTION) dataset=$(LI_DATASETS)
+
+li: li-fig1 li-fig2 li-fig3 li-fig4 li-tables
+
+li-fig1 li-fig2 li-fig3 li-fig4: $(STAMP)
+	$(LI_REPORT) $(@:li-%=%)
+
+li-tables: $(STAMP)
+	$(LI_SVM) classifier.metric=linear,gmm,cosine_rbf
+	$(LI_REPORT) tables
 
 clean-results:
 	find $(RESULTS) -mindepth 1 ! -name README.md -exec rm -rf {} +
