@@ -71,7 +71,8 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
     sections = []
     for source in sorted(set(pub["source"])):
         part = table[table["source"] == source]
-        body = _layout(part, on_test, cv, pub[pub["source"] == source])
+        ran = list(dict.fromkeys(part.dropna(subset=["mean"])["dataset"]))
+        body = _layout(part, ran, on_test, cv, pub[pub["source"] == source]) if ran else "No dataset of it run."
         sections.append((f"{source} (ours with the paper's test-grid selection; CV beside it)", body))
     sections += [("", "Cell: ours (published) [ours - published] verdict; one deterministic run per cell. "
                   + render.RULE + f" Published values: `rfbench/reports/published/{PAPER}.csv`."),
@@ -82,12 +83,13 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
     return table
 
 
-def _layout(part: pd.DataFrame, on_test: pd.DataFrame, cv: pd.DataFrame, pub: pd.DataFrame) -> pd.DataFrame:
-    """One row per dataset in the paper's order: each method's compared cell, RBF's gamma (ours,
-    paper's) and the CV-selected accuracies."""
+def _layout(part: pd.DataFrame, datasets: list[str], on_test: pd.DataFrame, cv: pd.DataFrame,
+            pub: pd.DataFrame) -> pd.DataFrame:
+    """One row per dataset run, in the paper's order: each method's compared cell, RBF's gamma
+    (ours; the paper's) and the CV-selected accuracies."""
     cells = part.set_index(["dataset", "method"])
     rows = []
-    for name in dict.fromkeys(pub["dataset"]):
+    for name in datasets:
         row = {"dataset": name}
         for method in METHODS:
             key = (name, method)
