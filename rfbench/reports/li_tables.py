@@ -16,7 +16,7 @@ import pandas as pd
 
 from rfbench import results
 from rfbench.reports import published, render
-from rfbench.reports.compare import compare, summarize, verdict_counts
+from rfbench.reports.compare import ClaimCheck, check_claims, compare, summarize, verdict_counts
 from rfbench.reports.runs import collect_single_runs, deviations
 
 PAPER = "li"
@@ -77,6 +77,8 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
     sections += [("", "Cell: ours (published) [ours - published] verdict; one deterministic run per cell. "
                   + render.RULE + f" Published values: `rfbench/reports/published/{PAPER}.csv`."),
                  ("Verdicts", verdict_counts(table))]
+    claims = check_claims(pub, {"gmm_above_rbf_majority": lambda _: _gmm_above_rbf(table)})
+    sections += [("Claims of the paper", claims)]
     sections.append(("Published datasets without a run", _missing(table)))
     render.write_markdown(out / "tables.md", "Li (2017) Tables 1-3: kernel SVM test accuracy (%), ours vs paper",
                           sections, deviations(trials))
@@ -100,6 +102,17 @@ def _layout(part: pd.DataFrame, datasets: list[str], on_test: pd.DataFrame, cv: 
             row[f"{method} (CV)"] = f"{100 * acc.mean():.2f}" if len(acc) else ""
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _gmm_above_rbf(table: pd.DataFrame) -> ClaimCheck:
+    """Holds when GMM's accuracy is above RBF's on more than half of the datasets with both run."""
+    ours = table.dropna(subset=["mean"]).pivot_table(index="dataset", columns="method", values="mean")
+    if not {"gmm", "rbf"} <= set(ours.columns):
+        return ClaimCheck(None, "no dataset with both GMM and RBF run")
+    both = ours.dropna(subset=["gmm", "rbf"])
+    above = both[both["gmm"] > both["rbf"]].index.tolist()
+    return ClaimCheck(2 * len(above) > len(both), f"GMM above RBF on {len(above)} of {len(both)} datasets "
+                      f"({', '.join(above)})")
 
 
 def _chosen(trials: pd.DataFrame, dataset: str, param: str) -> str:
