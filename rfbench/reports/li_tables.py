@@ -69,7 +69,7 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
     render.difference_figure(table, out / "tables.png", ["dataset", "method"],
                              "Li Tables 1-3: our test accuracy minus the paper's (test-grid selection)")
     sections = []
-    for source in sorted(set(pub["source"])):
+    for source in sorted(set(table["source"].dropna())):
         part = table[table["source"] == source]
         ran = list(dict.fromkeys(part.dropna(subset=["mean"])["dataset"]))
         body = _layout(part, ran, on_test, cv, pub[pub["source"] == source]) if ran else "No dataset of it run."
