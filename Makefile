@@ -16,7 +16,7 @@ endif
 ARGS    ?=
 RESULTS ?= results
 
-.PHONY: install run test lint bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 tutorial \
+.PHONY: install run test lint bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 askrff-equal-width tutorial report \
         li li-fig1 li-fig2 li-fig3 li-fig4 li-tables
 
 $(STAMP): pyproject.toml
@@ -57,8 +57,10 @@ ASKRFF_DATASETS ?= spambase,letter,ijcnn1,cod_rna_stratified
 ASKRFF_KERNELS  := shift_gaussian,sinh_gaussian,cosh_gaussian
 ASKRFF_FIG2_M   ?= 2,4,8,16,32,64,128,256,512,1024
 ASKRFF_FIG3_M   ?= 1,2,4
+# RBF at the M whose 2M columns match Table 1's Asy (8M, 6M for Sinh) and Sym (4M) at M = 2d.
+ASKRFF_EQUAL_WIDTH_M ?= 8,6,4
 
-askrff: askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1
+askrff: askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 askrff-equal-width
 
 askrff-fig1: $(STAMP)
 	$(ASKRFF_REPORT) fig1
@@ -80,6 +82,11 @@ askrff-table1: $(STAMP)
 	$(SWEEP) experiment=askrff_accuracy dataset=$(ASKRFF_DATASETS) kernel=gaussian feature_map=rff
 	$(SWEEP) experiment=askrff_accuracy dataset=$(ASKRFF_DATASETS) kernel=linear feature_map=identity
 	$(ASKRFF_REPORT) table1
+
+askrff-equal-width: askrff-table1  ## Table 1 at equal numbers of feature columns (not in the paper)
+	$(SWEEP) experiment=askrff_accuracy dataset=$(ASKRFF_DATASETS) kernel=gaussian feature_map=rff \
+	  feature_map.m_over_d=$(ASKRFF_EQUAL_WIDTH_M)
+	$(ASKRFF_REPORT) equal_width
 
 # --- The Bochner tutorial's demo: results/tutorial/ ------------------------------------------
 tutorial: $(STAMP)  ## the tutorial's 1-D kernel estimate from K random features, error vs K
@@ -104,6 +111,10 @@ li-fig1 li-fig2 li-fig3 li-fig4: $(STAMP)
 li-tables: $(STAMP)
 	$(LI_SVM) classifier.metric=linear,gmm,cosine_rbf
 	$(LI_REPORT) tables
+
+# --- The project's report: results/REPORT.md from every paper's committed results ---------------
+report: $(STAMP)  ## every paper beside its published values, verdict counts per paper (REPORT.png)
+	$(BIN)/python -m rfbench.reports.project --results $(RESULTS)
 
 clean-results:
 	find $(RESULTS) -mindepth 1 ! -name README.md -exec rm -rf {} +

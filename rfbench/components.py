@@ -35,12 +35,12 @@ from sklearn.base import clone
 
 from rfbench import config
 from rfbench.config import CONFIG_DIR, ConfigError
+from rfbench.dataset import TASKS
 from rfbench.kernel import Kernel
 from rfbench.validation import is_real
 
 #: Keys of a component node that the engine reads and does not pass to the constructor.
 ENGINE_KEYS = ("_target_", "name", "m_over_d")
-TASKS = ("classification", "regression")
 
 
 def component_class(cfg: Mapping[str, Any], group: str) -> type | None:

@@ -1,11 +1,14 @@
 """The trial runner: one composed config -> N independent trials -> tidy CSVs.
 
-For trial t (seeded by ``SeedSequence(experiment.seed, spawn_key=(t,))``) it
-samples the feature map on the training split, measures the relative Gram error
-||K - K~||_F / ||K||_F on ``n_gram`` random training points, trains the
-classifier on the features (C by cross-validation) and scores the test split in
-chunks, timing each stage.  Trials already in ``trials.csv`` are skipped; a run that
-fails before recording any trial leaves no run directory behind.
+The components (kernel, feature map, model) come from the config through
+``rfbench.components``; the kernel is built once per run.  For trial t (seeded by
+``SeedSequence(experiment.seed, spawn_key=(t,))``) the runner samples the feature map
+on the training split, measures the relative Gram error ||K - K~|| / ||K|| (norms
+``experiment.gram_norms``) on ``n_gram`` random training points, trains the model on
+the features (its hyperparameters chosen over its grid) and scores the test split by
+the dataset's task, in chunks, timing each stage.  A trial's row goes to
+``trials.csv``, its grid scores to ``grid.csv``.  Trials already in ``trials.csv``
+are skipped; a run that fails before recording any trial leaves no run directory.
 """
 from __future__ import annotations
 

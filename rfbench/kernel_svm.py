@@ -27,6 +27,7 @@ from sklearn.utils.validation import check_array, check_is_fitted
 
 from rfbench.classifier import DEFAULT_C_GRID
 from rfbench.grid_search import GridSearchResults, Progress, check_cv, check_grid, make_folds
+from rfbench.kernel import KERNELS, make_kernel
 from rfbench.kernel.modulated import squared_distances as kernel_squared_distances
 from rfbench.validation import is_int, is_real
 
@@ -46,10 +47,12 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    kernel : "rbf" or callable, default="rbf"
-        "rbf" is exp(-gamma ||x - y||^2) over ``gamma_grid``.  A callable ``kernel(A, B)``
-        returns the (len(A), len(B)) Gram; it has no gamma (``gamma_grid`` is ignored, as
-        SVC ignores ``gamma`` for kernels without one).
+    kernel : "rbf", a kernel name, or callable, default="rbf"
+        "rbf" is exp(-gamma ||x - y||^2) over ``gamma_grid``.  A name of
+        ``rfbench.kernel.KERNELS`` (e.g. "gmm", "linear") is that kernel with its default
+        parameters on the data's dimension.  A callable ``kernel(A, B)`` returns the
+        (len(A), len(B)) Gram.  Neither has a gamma (``gamma_grid`` is ignored, as SVC
+        ignores ``gamma`` for kernels without one).
     gamma_grid : sequence of float, default=2^-4, 2^-2, 1, 4, 16
         RBF gammas, all > 0.
     C_grid : sequence of float, default=2^-5, ..., 2^5
@@ -130,8 +133,9 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
 
     def check_params(self) -> None:
         """Raise ValueError naming the first invalid constructor parameter; ``fit`` calls it first."""
-        if not (self.kernel == "rbf" or callable(self.kernel)):
-            raise ValueError(f"kernel={self.kernel!r} is not valid; use 'rbf' or a callable kernel(A, B) -> Gram")
+        if not (self.kernel == "rbf" or self.kernel in KERNELS or callable(self.kernel)):
+            raise ValueError(f"kernel={self.kernel!r} is not valid; use 'rbf', a kernel name of "
+                             f"{sorted(KERNELS)}, or a callable kernel(A, B) -> Gram")
         if self.kernel == "rbf":
             check_grid("gamma_grid", self.gamma_grid)
         check_grid("C_grid", self.C_grid)
@@ -169,6 +173,8 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
                  if self.selection == "cv" else [])
         self._check_memory(len(X), 0 if X_test is None else len(X_test), folds)
         self.n_features_in_, self.X_train_, self._center = X.shape[1], X, X.mean(axis=0)
+        named = isinstance(self.kernel, str) and self.kernel != "rbf"
+        self._kernel = make_kernel(self.kernel, X.shape[1]) if named else self.kernel
         gammas = np.asarray(self.gamma_grid, dtype=np.float64) if self.kernel == "rbf" else np.array([np.nan])
         Cs = np.asarray(self.C_grid, dtype=np.float64)
         progress = Progress(self.progress, len(gammas) * len(Cs) * (len(folds) + (X_test is not None)) + 1)
@@ -257,7 +263,7 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
         distances (computed once per fit), for a callable kernel the Gram itself."""
         if self.kernel == "rbf":
             return squared_distances(A, self.X_train_, self._center)
-        return self.kernel(A, self.X_train_)
+        return self._kernel(A, self.X_train_)
 
     def _buffer(self, base: np.ndarray | None) -> np.ndarray | None:
         """Memory reused by the Gram of every gamma (none for a callable kernel: its base is the Gram)."""

@@ -8,6 +8,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 
 import rfbench.kernel_svm as ks
+from rfbench.kernel import make_kernel
 from rfbench.kernel_svm import PrecomputedKernelSVC, squared_distances
 
 GAMMAS = (0.05, 0.3, 2.0)
@@ -119,6 +120,18 @@ def test_callable_kernel_gives_one_gram_for_every_C(data):
     np.testing.assert_array_equal(model.predict(X_test), SVC(kernel=linear, C=model.C_).fit(X, y).predict(X_test))
 
 
+@pytest.mark.parametrize("name", ["gmm", "linear"])
+def test_a_kernel_name_is_that_kernel_on_the_datas_dimension(data, name):
+    X, y, X_test, y_test = data
+    kernel = make_kernel(name, X.shape[1])
+    by_name = PrecomputedKernelSVC(kernel=name, C_grid=CS, cv=3, random_state=1).fit(X, y, X_test, y_test)
+    by_object = PrecomputedKernelSVC(kernel=kernel, C_grid=CS, cv=3, random_state=1).fit(X, y, X_test, y_test)
+    np.testing.assert_array_equal(by_name.grid_scores_, by_object.grid_scores_)
+    assert by_name.test_scores_[0, 0] == SVC(kernel=kernel, C=CS[0]).fit(X, y).score(X_test, y_test)
+    with pytest.raises(ValueError, match=r"kernel='nope' is not valid; use 'rbf', a kernel name of \['cosh_gaussian'"):
+        PrecomputedKernelSVC(kernel="nope").fit(X, y)
+
+
 def test_threads_and_progress_do_not_change_the_result(data):
     X, y, X_test, y_test = data
     calls = []
@@ -146,7 +159,7 @@ def test_memory_limit_refuses_and_its_suggested_n_fits(data):
 @pytest.mark.parametrize("params, fit_kwargs, message", [
     ({"C_grid": []}, {}, r"C_grid must be a non-empty 1-D sequence of floats > 0, got \[\]"),
     ({"gamma_grid": [1.0, 0.0]}, {}, r"every value of gamma_grid must be finite and > 0, got gamma_grid\[1\] = 0.0"),
-    ({"kernel": "poly"}, {}, r"kernel='poly' is not valid; use 'rbf' or a callable"),
+    ({"kernel": "poly"}, {}, r"kernel='poly' is not valid; use 'rbf', a kernel name of"),
     ({"selection": "test"}, {}, r"selection='test' is not valid; choose one of \('cv', 'test_grid'\)"),
     ({"selection": "test_grid"}, {},
      r"selection='test_grid' scores every grid point on a test set: call fit\(X, y, X_test=..., y_test=...\)"),

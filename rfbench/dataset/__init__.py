@@ -4,7 +4,7 @@ A dataset is described entirely by a config file in ``configs/dataset/``;
 :func:`load_dataset` turns that node into a :class:`Dataset`.
 """
 from .errors import CacheError, DatasetError
-from .loader import Dataset, load_dataset
+from .loader import TASKS, Dataset, load_dataset
 from .sources import fetch
 
-__all__ = ["CacheError", "Dataset", "DatasetError", "fetch", "load_dataset"]
+__all__ = ["TASKS", "CacheError", "Dataset", "DatasetError", "fetch", "load_dataset"]

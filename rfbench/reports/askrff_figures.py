@@ -1,4 +1,5 @@
-"""AsK-RFF's own figures: Fig. 1 (total masses) and Fig. 3 (accuracy and sampling time).
+"""AsK-RFF's own figures: Fig. 1 (total masses), Fig. 3 (accuracy and sampling time) and accuracy
+against the number of feature columns (Table 1 at equal width).
 
 Fig. 2 is the generic :func:`rfbench.plotting.metric_vs_m` of the Gram error.
 """
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.ticker import NullFormatter, ScalarFormatter
 
 from rfbench import plotting
 
@@ -73,4 +75,41 @@ def accuracy_and_time_vs_m(trials: pd.DataFrame, linear: pd.DataFrame, path: Pat
     axes[0][0].legend(fontsize=7)
     plotting.caption(fig, points)
     fig.tight_layout(rect=(0, 0.04, 1, 1))
+    return plotting.save(fig, path)
+
+
+def accuracy_vs_width(cells: pd.DataFrame, path: Path, kernels: Sequence[str] = (),
+                      datasets: Sequence[str] = ()) -> Path:
+    """Test accuracy against the number of real feature columns: one panel per dataset.
+
+    ``cells`` has one row per run (dataset.name, kernel.name, approximation, columns, mean,
+    sd, n; accuracy in %).  RBF is one black curve over its M; each kernel's Asy runs are a
+    curve and its Sym a point, in the kernel's colour (its position in ``kernels``).
+    """
+    names = [d for d in datasets if d in set(cells["dataset.name"])]
+    names += sorted(set(cells["dataset.name"]) - set(names))
+    colors = {k: f"C{i}" for i, k in enumerate(kernels)}
+    fig, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 4.0), squeeze=False)
+    rank = {k: i for i, k in enumerate(kernels)}
+    for ax, name in zip(axes[0], names):
+        sub = cells[cells["dataset.name"] == name].sort_values("columns")
+        curves = sorted(sub.groupby(["kernel.name", "approximation"]), key=lambda item: (
+            item[0][1] != "RBF", rank.get(item[0][0], len(rank)), item[0][1]))  # RBF, then kernels: Asy, Sym
+        for (kernel, approximation), curve in curves:
+            style = ({"color": "k", "marker": "o", "label": "RBF"} if approximation == "RBF" else
+                     {"color": colors.get(kernel, "0.5"), "marker": "o" if approximation == "Asy" else "s",
+                      "ls": "-" if approximation == "Asy" else "none", "label": f"{kernel} {approximation}"})
+            ax.errorbar(curve["columns"], curve["mean"], yerr=curve["sd"].fillna(0), ms=4, capsize=2, **style)
+        ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set(title=name, xlabel="real feature columns (log scale)", ylabel="test accuracy (%)")
+        ax.grid(alpha=0.3)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.05), ncol=7, fontsize=7)
+    counts = cells["n"].astype(int)
+    n = f"{counts.min()}-{counts.max()}" if counts.nunique() > 1 else f"{counts.iloc[0]}"
+    fig.text(0.5, 0.005, f"bars: mean ± 1 sd over trials; {n} trials per point", ha="center", va="bottom",
+             fontsize=8)
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
     return plotting.save(fig, path)

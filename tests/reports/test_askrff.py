@@ -160,3 +160,45 @@ def test_make_askrff_table1_then_fig3_share_their_runs(tmp_path):
     asy = spam[spam["approximation"] == "Asy"].set_index("method")
     for kernel in askrff.KERNELS:
         assert 100 * fig3.loc[kernel, "test_accuracy_mean"] == pytest.approx(asy.loc[kernel, "mean"])
+
+
+def _width_run(root, run_id, kernel, fmap, part, m_over_d, columns, accuracies, d=4):
+    rows = _rows(kernel, fmap, part, "spambase", accuracies, m_over_d=m_over_d)
+    _write_run(root, run_id, [{**r, "d": d, "n_features": columns, "feature_map.m_over_d": m_over_d} for r in rows])
+
+
+def test_equal_width_pairs_each_table1_cell_with_rbf_of_as_many_columns(tmp_path):
+    # d = 4, M = 2d = 8: Shift Asy has 8M = 64 columns, Sym 4M = 32, RBF 2M = 16.
+    _width_run(tmp_path, "asy", "shift_gaussian", "askrff", "asymmetric", 2.0, 64, [0.90, 0.92])
+    _width_run(tmp_path, "asy1", "shift_gaussian", "askrff", "asymmetric", 1.0, 32, [0.80, 0.80])
+    _width_run(tmp_path, "sym", "shift_gaussian", "askrff", "symmetric", 2.0, 32, [0.85, 0.85])
+    _width_run(tmp_path, "rbf2", "gaussian", "rff", np.nan, 2.0, 16, [0.80, 0.82])
+    _width_run(tmp_path, "rbf8", "gaussian", "rff", np.nan, 8.0, 64, [0.91, 0.93, 0.95])
+    _width_run(tmp_path, "lin", "linear", "identity", np.nan, 1.0, 4, [0.5])  # not a width point
+    table = askrff.equal_width(tmp_path, tmp_path / "out")
+    pairs = table.set_index(["approximation", "versus", "width"])
+    wide = pairs.loc[("Asy", "RBF", "equal columns")]
+    # ours 91 +- sqrt(2), n = 2; RBF at M = 8d 93 +- 2, n = 3: -2 against 2 sqrt(2/2 + 4/3) = 3.06
+    assert (wide["m_over_d"], wide["versus_m_over_d"], wide["versus_columns"]) == (2.0, 8.0, 64)
+    assert wide["difference"] == pytest.approx(-2.0)
+    assert wide["difference_sd"] == pytest.approx(np.sqrt(2 / 2 + 4 / 3)) and wide["verdict"] == "within 2 sd"
+    narrow = pairs.loc[("Asy", "RBF", "equal M")]  # Table 1's comparison: 91 +- 1.41 vs 81 +- 1.41
+    assert narrow["difference"] == pytest.approx(10.0) and narrow["verdict"] == "Asy higher"
+    # distinct columns: 64 - 2M = 48 -> RBF at M = 6d, not run; Sym's 32 columns -> RBF at M = 4d, not run
+    distinct = pairs.loc[("Asy", "RBF", "equal distinct columns")]
+    assert [distinct["versus_m_over_d"], distinct["verdict"]] == [6.0, "not run"]
+    assert pairs.loc[("Sym", "RBF", "equal columns"), ["versus_m_over_d", "verdict"]].tolist() == [4.0, "not run"]
+    # Asy at M = d has Sym's 32 columns: 80 against 85, both without spread
+    same = pairs.loc[("Asy", "Sym", "equal columns")]
+    assert (same["m_over_d"], same["versus_m_over_d"], same["difference"]) == (1.0, 2.0, pytest.approx(-5.0))
+    assert same["verdict"] == "Sym higher"
+    md = (tmp_path / "out" / "equal_width.md").read_text()
+    row = next(line for line in md.splitlines() if "RBF M=8d" in line)
+    assert [c.strip() for c in row.strip("|").split("|")] == [
+        "spambase", "shift_gaussian", "equal columns", "Asy M=2d, 64 cols: 91.00 ± 1.41, 2 of 3 trials",
+        "RBF M=8d, 64 cols: 93.00 ± 2.00", "-2.00 ± 1.53", "within 2 sd"]
+    assert "- **Asy vs RBF at equal columns** (1 (dataset, kernel) pairs): within 2 sd in 1.  spambase: shift " \
+           "-2.00 (within 2 sd)." in md
+    claims = pd.read_csv(tmp_path / "out" / "claims.csv")
+    assert claims["verdict"].tolist() == ["fails", "fails"] and "0 of 1" in claims["evidence"][0]
+    assert (tmp_path / "out" / "equal_width.png").stat().st_size > 10_000
