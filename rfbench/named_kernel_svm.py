@@ -1,9 +1,9 @@
 """Exact-kernel SVM on the data itself, its kernel named in the config: Li's (KDD 2017) tables.
 
-:class:`~rfbench.kernel_svm.PrecomputedKernelSVC` takes "rbf" or a callable, which a YAML cannot
-hold; this subclass takes a kernel by name, so that ``classifier=svc_named`` with
-``kernel=linear feature_map=identity`` (the features are the data) trains Li's three kernel
-SVMs with every grid point served by precomputed Grams:
+:class:`~rfbench.kernel_svm.PrecomputedKernelSVC` takes "rbf" (exp(-gamma ||x - y||^2)), a kernel
+name (one Gram, no gamma sweep) or a callable; this subclass adds Li's RBF swept over gamma, so
+that ``classifier=svc_named`` with ``kernel=linear feature_map=identity`` (the features are the
+data) trains Li's three kernel SVMs with every grid point served by precomputed Grams:
 
 * ``cosine_rbf``: exp(-gamma (1 - rho)), rho the cosine (Li's eq. 8), over ``gamma_grid``: the
   rows are normalized to unit l2 norm, so 1 - rho = ||u - v||^2 / 2, and one matrix of those
@@ -19,21 +19,9 @@ import numpy as np
 from sklearn.preprocessing import normalize
 
 from rfbench.classifier import DEFAULT_C_GRID
-from rfbench.kernel import GMMKernel
 from rfbench.kernel_svm import DEFAULT_GAMMA_GRID, PrecomputedKernelSVC
 
 METRICS: tuple[str, ...] = ("cosine_rbf", "linear", "gmm")
-
-
-def _linear(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    return A @ B.T
-
-
-def _gmm(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    return GMMKernel(A.shape[1])(A, B)
-
-
-_CALLABLES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {"linear": _linear, "gmm": _gmm}
 
 
 class NamedKernelSVC(PrecomputedKernelSVC):
@@ -75,9 +63,10 @@ class NamedKernelSVC(PrecomputedKernelSVC):
         self.progress = progress
 
     @property
-    def kernel(self) -> str | Callable[[np.ndarray, np.ndarray], np.ndarray]:
-        """What the parent computes: "rbf" on the normalized rows, or the named callable."""
-        return "rbf" if self.metric == "cosine_rbf" else _CALLABLES[self.metric]
+    def kernel(self) -> str:
+        """What the parent computes: "rbf" on the normalized rows, or the kernel of that name
+        (``rfbench.kernel.KERNELS``)."""
+        return "rbf" if self.metric == "cosine_rbf" else self.metric
 
     def check_params(self) -> None:
         """Raise ValueError naming the first invalid parameter."""
