@@ -1,5 +1,6 @@
 """Li Figs 1-4: the simulated points agree with the theorems, and the figures are written."""
 import numpy as np
+import pandas as pd
 
 from rfbench.reports import li_theory
 
@@ -18,5 +19,6 @@ def test_fig1_writes_its_files(tmp_path, monkeypatch):
     monkeypatch.setattr(li_theory, "GAMMAS", (1.0,))
     monkeypatch.setattr(li_theory, "REPETITIONS", 2000)
     points = li_theory.fig1(tmp_path)
-    assert {p.name for p in tmp_path.iterdir()} == {"fig1.csv", "fig1.md", "fig1.png"}
+    assert {p.name for p in tmp_path.iterdir()} == {"fig1.csv", "fig1.md", "fig1.png", "claims.csv"}
+    assert pd.read_csv(tmp_path / "claims.csv")["verdict"].tolist() == ["holds"]
     assert "Theorem check: 2 of 2" in (tmp_path / "fig1.md").read_text() and len(points) == 2
