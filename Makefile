@@ -17,7 +17,8 @@ ARGS    ?=
 RESULTS ?= results
 
 .PHONY: install run test lint bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 \
-        askrff-equal-width tutorial report rr rr-table1 rr-cpu_act rr-census_house rr-a9a
+        askrff-equal-width tutorial report rr rr-table1 rr-cpu_act rr-census_house rr-a9a \
+        li li-fig1 li-fig2 li-fig3 li-fig4 li-tables
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -91,6 +92,26 @@ askrff-equal-width: askrff-table1  ## Table 1 at equal numbers of feature column
 # --- The Bochner tutorial's demo: results/tutorial/ ------------------------------------------
 tutorial: $(STAMP)  ## the tutorial's 1-D kernel estimate from K random features, error vs K
 	$(BIN)/python -m rfbench.reports.tutorial --results $(RESULTS)
+
+# --- Li (KDD 2017), linearized GMM kernels and NRFF: results/li/<target>/ -----------------
+# Figs 1-4: the variance theorems with simulation points (no data). li-tables: exact kernel SVMs
+# (linear, Li's RBF exp(-gamma (1 - rho)) over his 58 gammas, GMM) on LI_DATASETS, each selected
+# on the test grid (Li's protocol) and by 5-fold CV beside it; resumable (one trial per run).
+# The report (rfbench/reports/li.py) compares with rfbench/reports/published/li.csv.
+LI_REPORT    = $(BIN)/python -m rfbench.reports.li --results $(RESULTS)
+LI_DATASETS ?= spambase_li,robot_navigation_li,page_blocks_li,splice_li,satimage_li,letter_libsvm,magic_li,skin10k_li
+LI_SELECTION ?= test_grid,cv
+LI_SVM       = $(SWEEP) experiment=li_kernel_svm kernel=linear feature_map=identity classifier=svc_named \
+	  classifier.selection=$(LI_SELECTION) dataset=$(LI_DATASETS)
+
+li: li-fig1 li-fig2 li-fig3 li-fig4 li-tables
+
+li-fig1 li-fig2 li-fig3 li-fig4: $(STAMP)
+	$(LI_REPORT) $(@:li-%=%)
+
+li-tables: $(STAMP)
+	$(LI_SVM) classifier.metric=linear,gmm,cosine_rbf
+	$(LI_REPORT) tables
 
 # --- The project's report: results/REPORT.md from every paper's committed results ---------------
 report: $(STAMP)  ## every paper beside its published values, verdict counts per paper (REPORT.png)
