@@ -88,13 +88,13 @@ tutorial: $(STAMP)  ## the tutorial's 1-D kernel estimate from K random features
 # rfbench/reports/qmc.py computes the trials itself (one CSV per trial with its seed, resumable:
 # rerun the target after an interruption) and compares with rfbench/reports/published/qmc.csv.
 # qmc-fig2 and qmc-fig3 share the Gram-error trials (results/qmc/gram/): the second is a report.
-.PHONY: qmc qmc-fig2 qmc-fig3 qmc-table1
+.PHONY: qmc qmc-fig2 qmc-fig3 qmc-table1 qmc-table2
 QMC_REPORT   = nice $(BIN)/python -m rfbench.reports.qmc --results $(RESULTS)
 QMC_TRIALS  ?= 10
 QMC_GRAM    ?= cpu uspst census mnist
 QMC_TABLE1  ?= cpu_act_qmc census_house
 
-qmc: qmc-fig2 qmc-fig3 qmc-table1
+qmc: qmc-fig2 qmc-fig3 qmc-table1 qmc-table2
 
 qmc-fig2: $(STAMP)  ## relative Gram error (Frobenius, spectral) vs s, per sequence
 	$(QMC_REPORT) gram --datasets $(QMC_GRAM) --trials $(QMC_TRIALS)
@@ -105,6 +105,9 @@ qmc-fig3: qmc-fig2  ## scrambled / plain Gram-error ratio (same trials as qmc-fi
 
 qmc-table1: $(STAMP)  ## approximate kernel ridge regression error per sequence and s
 	$(QMC_REPORT) table1 --datasets $(QMC_TABLE1) --trials $(QMC_TRIALS)
+
+qmc-table2: $(STAMP)  ## box discrepancy of Halton and the adaptive sequences, cpu (Table 1's sigma)
+	nice $(BIN)/python -m rfbench.reports.qmc_table2 --results $(RESULTS)
 
 clean-results:
 	find $(RESULTS) -mindepth 1 ! -name README.md -exec rm -rf {} +
