@@ -420,9 +420,11 @@ def table1_campaign(out: Path, configs: Sequence[str], *, trials: int, seed: int
         choice = chosen_sigma(out, name, data.X_train, data.y_train, data.task, seed)
         for sequence in SEQUENCES:
             for t in range(1 if sequence == "halton" else trials):
-                table1_trial(out / "table1" / name / sequence / f"trial{t}.csv", data, choice["sigma"],
-                             choice["lambda"], sequence, trial_seed(seed, t), TABLE1_SIZES[name])
-                _progress(f"table1 {name} {sequence} trial {t}")
+                path = out / "table1" / name / sequence / f"trial{t}.csv"
+                if not path.exists():
+                    table1_trial(path, data, choice["sigma"], choice["lambda"], sequence, trial_seed(seed, t),
+                                 TABLE1_SIZES[name])
+                    _progress(f"table1 {name} {sequence} trial {t}")
     return collect_table1(out)
 
 
@@ -457,7 +459,9 @@ def table1(out: Path, configs: Sequence[str], *, trials: int, seed: int = 0) -> 
     sizes = sorted(set(table["s"]), key=float)
     body = render.layout(table, [("cpu", s) for s in sizes], ["dataset", "s"], "method", list(SEQUENCES), DIGITS)
     sections = render.comparison_sections(table, body, f"rfbench/reports/published/{PAPER}.csv", claims)
-    sections.insert(1, ("sigma and lambda", _sigma_table(out, configs)))
+    sections[1:1] = [("The same cells, long form (differences to 4 decimals; Halton is deterministic: one "
+                      "trial, no sd)", render.side_by_side(table, DIGITS)),
+                     ("sigma and lambda", _sigma_table(out, configs))]
     if len(substitute):
         sections.append(("census_house (substitute for census): ours beside the paper's census, "
                          "qualitative only, no verdict", substitute))
