@@ -233,13 +233,19 @@ def _progress(message: str) -> None:
     print(f"[qmc] {time.strftime('%H:%M:%S')} {message}", flush=True)
 
 
+def collect_trials(folder: Path, column: str, target: str) -> pd.DataFrame:
+    """Every trial CSV ``folder/<dataset>/<sequence>/trial<t>.csv``, with the dataset as ``column``
+    and the trial number; ValueError naming ``target`` (the make target) when there is none."""
+    frames = [pd.read_csv(p).assign(**{column: p.parts[-3]}, trial=int(p.stem.removeprefix("trial")))
+              for p in sorted(folder.glob("*/*/trial*.csv"))]
+    if not frames:
+        raise ValueError(f"no trials under {folder}; run `make {target}` first")
+    return pd.concat(frames, ignore_index=True)
+
+
 def collect_gram(out: Path) -> pd.DataFrame:
     """Every recorded trial of Figures 2-3: one row per (dataset, sequence, scramble, trial, s)."""
-    frames = [pd.read_csv(p).assign(dataset=p.parts[-3], trial=int(p.stem.removeprefix("trial")))
-              for p in sorted((out / "gram").glob("*/*/trial*.csv"))]
-    if not frames:
-        raise ValueError(f"no Gram-error trials under {out / 'gram'}; run `make qmc-fig2` first")
-    return pd.concat(frames, ignore_index=True)
+    return collect_trials(out / "gram", "dataset", "qmc-fig2")
 
 
 
@@ -271,6 +277,9 @@ def fig2(out: Path) -> pd.DataFrame:
 def fig3(out: Path) -> pd.DataFrame:
     """Figure 3: error of the scrambled sequence over that of the plain one, per s and norm."""
     ratios = scramble_ratios(gram_summary(collect_gram(out)))
+    if ratios.empty:
+        raise ValueError(f"no dataset under {out / 'gram'} has both scrambled and plain trials yet; "
+                         "run `make qmc-fig2` to the end first")
     results.write_csv(out / "fig3" / "fig3.csv", ratios)
     qmc_figures.ratios_vs_s(ratios, out / "fig3" / "fig3.png", _panel_titles(ratios))
     claims = _claims("Fig. 3", {"scrambled_ratio_below_one": lambda _: _mostly_below_one(ratios),
@@ -430,11 +439,7 @@ def table1_campaign(out: Path, configs: Sequence[str], *, trials: int, seed: int
 
 def collect_table1(out: Path) -> pd.DataFrame:
     """Every recorded trial of Table 1: one row per (dataset config, sequence, trial, s)."""
-    frames = [pd.read_csv(p).assign(config=p.parts[-3], trial=int(p.stem.removeprefix("trial")))
-              for p in sorted((out / "table1").glob("*/*/trial*.csv"))]
-    if not frames:
-        raise ValueError(f"no Table 1 trials under {out / 'table1'}; run `make qmc-table1` first")
-    return pd.concat(frames, ignore_index=True)
+    return collect_trials(out / "table1", "config", "qmc-table1")
 
 
 def table1(out: Path, configs: Sequence[str], *, trials: int, seed: int = 0) -> pd.DataFrame:
@@ -546,15 +551,17 @@ def main(argv: list[str] | None = None) -> None:
                              "table1: compute (resume) and report Table 1")
     parser.add_argument("--results", type=Path, default=Path("results"),
                         help="results tree; everything goes to <results>/qmc")
-    parser.add_argument("--datasets", nargs="+", default=list(GRAM_DATASETS),
-                        help=f"gram: datasets among {list(GRAM_DATASETS)}; table1: among {list(TABLE1_SIZES)}")
+    parser.add_argument("--datasets", nargs="+", default=None,
+                        help=f"gram: datasets among {list(GRAM_DATASETS)}; table1: among {list(TABLE1_SIZES)} "
+                             "(default: all of them)")
     parser.add_argument("--trials", type=int, default=10, help="trials per randomized sequence")
     args = parser.parse_args(argv)
     out = args.results / PAPER
-    valid = TABLE1_SIZES if args.target == "table1" else GRAM_DATASETS
+    valid = list(TABLE1_SIZES if args.target == "table1" else GRAM_DATASETS)
+    args.datasets = args.datasets or valid
     unknown = [name for name in args.datasets if name not in valid]
     if unknown or args.trials < 1:
-        parser.error(f"--datasets {unknown} unknown; choose among {list(valid)}" if unknown
+        parser.error(f"--datasets {unknown} unknown; choose among {valid}" if unknown
                      else f"--trials must be >= 1, got {args.trials}")
     targets = {"gram": partial(gram_campaign, out, args.datasets, trials=args.trials),
                "fig2": partial(fig2, out), "fig3": partial(fig3, out),

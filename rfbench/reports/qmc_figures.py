@@ -31,8 +31,8 @@ def errors_vs_s(summary: pd.DataFrame, path: Path, titles: Mapping[str, str]) ->
             ax.grid(alpha=0.3, which="both")
     axes[0][0].legend(fontsize=8)
     counts = summary.groupby("sequence")["fro_count"].max()
-    fig.suptitle("Relative Gram error, mean ± 1 sd over trials ("
-                 + ", ".join(f"{LABEL[s]}: {int(n)}" for s, n in counts.items()) + " trials)", fontsize=10)
+    fig.suptitle("Relative Gram error, mean ± 1 sd over trials\n("
+                 + ", ".join(f"{LABEL[s]}: {int(n)}" for s, n in counts.items()) + ")", fontsize=9)
     fig.tight_layout()
     return plotting.save(fig, path)
 
@@ -52,7 +52,7 @@ def ratios_vs_s(ratios: pd.DataFrame, path: Path, titles: Mapping[str, str]) -> 
         ax.set(xlabel="s", ylabel="scrambled / plain error", title=title)
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=7, ncol=2)
-    fig.suptitle("Ratio of relative Gram errors, scrambled over plain sequence (solid: Frobenius, dashed: "
+    fig.suptitle("Relative Gram error of the scrambled sequence / the plain one\n(solid: Frobenius, dashed: "
                  "spectral; bars: sd of the scrambled error / plain error)", fontsize=9)
     fig.tight_layout()
     return plotting.save(fig, path)
