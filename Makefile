@@ -91,8 +91,8 @@ tutorial: $(STAMP)  ## the tutorial's 1-D kernel estimate from K random features
 .PHONY: qmc qmc-fig2 qmc-fig3 qmc-table1 qmc-table2
 QMC_REPORT   = nice $(BIN)/python -m rfbench.reports.qmc --results $(RESULTS)
 QMC_TRIALS  ?= 10
-QMC_GRAM    ?= cpu uspst census mnist
-QMC_TABLE1  ?= cpu_act_qmc census_house
+QMC_GRAM    ?= uspst cpu census mnist
+QMC_TABLE1  ?= cpu_act_qmc house_16h
 
 qmc: qmc-fig2 qmc-fig3 qmc-table1 qmc-table2
 
