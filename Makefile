@@ -152,5 +152,30 @@ rr-a9a: $(STAMP)  ## Adult: D = 500, P = 30
 	$(RR_FOURIER) dataset=a9a feature_map.n_components=500 kernel.sigma=$(RR_SIGMA_RFF_a9a)
 	$(RR_BINNING) dataset=a9a feature_map.n_components=30 kernel.sigma=$(RR_SIGMA_BIN_a9a)
 
+# --- QMC feature maps (Avron et al. 2016): results/qmc/<target>/ ---------------------------------
+# rfbench/reports/qmc.py computes the trials itself (one CSV per trial with its seed, resumable:
+# rerun the target after an interruption) and compares with rfbench/reports/published/qmc.csv.
+# qmc-fig2 and qmc-fig3 share the Gram-error trials (results/qmc/gram/): the second is a report.
+.PHONY: qmc qmc-fig2 qmc-fig3 qmc-table1 qmc-table2
+QMC_REPORT   = nice $(BIN)/python -m rfbench.reports.qmc --results $(RESULTS)
+QMC_TRIALS  ?= 10
+QMC_GRAM    ?= uspst cpu census mnist
+QMC_TABLE1  ?= cpu_act_qmc house_16h
+
+qmc: qmc-fig2 qmc-fig3 qmc-table1 qmc-table2
+
+qmc-fig2: $(STAMP)  ## relative Gram error (Frobenius, spectral) vs s, per sequence
+	$(QMC_REPORT) gram --datasets $(QMC_GRAM) --trials $(QMC_TRIALS)
+	$(QMC_REPORT) fig2
+
+qmc-fig3: qmc-fig2  ## scrambled / plain Gram-error ratio (same trials as qmc-fig2)
+	$(QMC_REPORT) fig3
+
+qmc-table1: $(STAMP)  ## approximate kernel ridge regression error per sequence and s
+	$(QMC_REPORT) table1 --datasets $(QMC_TABLE1) --trials $(QMC_TRIALS)
+
+qmc-table2: $(STAMP)  ## box discrepancy of Halton and the adaptive sequences, cpu (Table 1's sigma)
+	nice $(BIN)/python -m rfbench.reports.qmc_table2 --results $(RESULTS)
+
 clean-results:
 	find $(RESULTS) -mindepth 1 ! -name README.md -exec rm -rf {} +
