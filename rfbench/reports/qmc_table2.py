@@ -99,9 +99,8 @@ def _stalled(table: pd.DataFrame) -> list[str]:
     stuck = [f"s={s} {box}" for (s, box), row in cells.iterrows() if row["global"] == row["halton"]]
     if not stuck:
         return []
-    return [f"global = Halton at {', '.join(stuck)}: scipy's CG stopped before its first step, the "
-            "gradient's max-norm being below its default gtol 1e-5 (rfbench.qmc.adaptive.global_adaptive "
-            "passes no gtol)"]
+    return [f"global = Halton at {', '.join(stuck)}: CG stopped before its first step (its gradient "
+            "tolerance, rfbench.qmc.adaptive.GTOL, is above the gradient there)"]
 
 
 def _verdict(check: ClaimCheck) -> dict[str, str]:
