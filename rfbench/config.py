@@ -44,6 +44,7 @@ PROVENANCE_KEYS = re.compile(r"dataset\.(mirror|allow_unverified|files\.[^.]+\.u
 #: value a key is left out of the run id, so adding it orphaned no recorded run.
 IMPLIED_VALUES: dict[str, Any] = {
     "dataset.task": "classification",
+    "dataset.scale": "minmax",
     "classifier.selection": "cv",
     "experiment.gram_norms": json.dumps(["fro"]),
 }

@@ -13,19 +13,22 @@ from .cache import resolve_cache_dir
 from .errors import DatasetError
 from .parsed_cache import load_parsed
 from .parsers import check_format
-from .preprocessing import encode_labels, min_max_scale
+from .preprocessing import SCALINGS, encode_labels
 from .sources import candidate_sources, fetch, resolve_mirror
 from .splits import apply_split, check_split, required_files
 
 _REQUIRED_KEYS = ("name", "n_features", "files", "split")
-_OPTIONAL_KEYS = ("task", "deviations", "fallback", "mirror", "allow_unverified")
+_OPTIONAL_KEYS = ("task", "scale", "deviations", "fallback", "mirror", "allow_unverified")
 #: What a dataset's targets are: class labels (encoded as indices) or real numbers (kept as they are).
 TASKS = ("classification", "regression")
 
 
 @dataclass(frozen=True, eq=False)
 class Dataset:
-    """A train/test split scaled to [0, 1]^d on the training part.
+    """A train/test split, its features scaled as ``dataset.scale`` says.
+
+    ``scale: minmax`` (the default) maps each feature to [0, 1] on the training part;
+    ``unit_rows`` divides each row by its l2 norm; ``none`` keeps the parsed values.
 
     Attributes
     ----------
@@ -87,7 +90,7 @@ def load_dataset(cfg: Mapping | DictConfig, *, cache_dir: str | os.PathLike | No
         classes, y_train, y_test = encode_labels(y_train, y_test)
     else:
         classes, y_train, y_test = np.empty(0), _targets(y_train, cfg), _targets(y_test, cfg)
-    X_train, X_test = min_max_scale(X_train, X_test)
+    X_train, X_test = SCALINGS[cfg.get("scale", "minmax")](X_train, X_test)
     return Dataset(cfg["name"], X_train, y_train, X_test, y_test, classes,
                    tuple(cfg.get("deviations") or ()), task)
 
@@ -122,6 +125,8 @@ def _check_config(cfg: Mapping) -> None:
                            f"valid keys: {list(_REQUIRED_KEYS + _OPTIONAL_KEYS)}")
     if cfg.get("task", "classification") not in TASKS:
         raise DatasetError(f"dataset.task={cfg['task']!r} is invalid; choose one of {list(TASKS)}")
+    if cfg.get("scale", "minmax") not in SCALINGS:
+        raise DatasetError(f"dataset.scale={cfg['scale']!r} is invalid; choose one of {list(SCALINGS)}")
     if cfg.get("task") == "regression" and cfg["split"].get("kind") == "stratified":
         raise DatasetError("split kind 'stratified' needs class labels, and this dataset is a regression "
                            "task; use kind: random or kind: files")
@@ -134,4 +139,8 @@ def _check_config(cfg: Mapping) -> None:
     for spec in files.values():
         for source in candidate_sources(spec):
             check_format(source.format, source.options)
+            if source.options.get("categorical") and len(files) > 1:
+                raise DatasetError("option categorical takes its categories from one file, so it needs a "
+                                   f"single-file dataset (split kind random or stratified); this one has "
+                                   f"files {list(files)}")
     check_split(cfg["split"], list(files))

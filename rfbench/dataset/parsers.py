@@ -12,7 +12,7 @@ import functools
 import gzip
 import inspect
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -37,32 +37,74 @@ def parse_libsvm(path: Path, n_features: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def parse_delimited(path: Path, n_features: int, *, label_column: int | str, delimiter: str = ",",
-                    header: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                    header: bool = False, skip_rows: int = 0, drop_columns: Sequence[int | str] = (),
+                    categorical: Sequence[int | str] = (), label_map: Mapping | None = None,
+                    label_default: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Dense delimited text (CSV, TSV): one row per sample, one label column.
+
+    Columns are named by position (negative counts from the end, over the file's columns) or,
+    with ``header``, by name.
 
     Parameters
     ----------
     label_column : int or str
-        Position (negative counts from the end) or, with ``header``, name.
     delimiter : str, default=","
     header : bool, default=False
-        Whether the first line holds column names.
+        Whether the first line (after ``skip_rows``) holds column names.
+    skip_rows : int, default=0
+        Lines to skip before the header or the first data row (e.g. a line of counts).
+    drop_columns : sequence of int or str, default=()
+        Columns that are not features (identifiers, a second target).
+    categorical : sequence of int or str, default=()
+        Symbolic columns, each one-hot encoded in place into one 0/1 column per value
+        present in this file, in sorted order.  The categories come from the file, so two
+        files of one dataset could disagree: the loader allows this option only on
+        single-file datasets.
+    label_map : mapping, optional
+        Relabels classes, e.g. ``{"normal.": normal}``; keys are compared as text.
+    label_default : str, optional
+        The label of every class ``label_map`` does not name (e.g. ``attack``); without it,
+        an unnamed class is an error.
     """
     try:
-        frame = pd.read_csv(path, sep=delimiter, header=0 if header else None, compression="infer")
+        frame = pd.read_csv(path, sep=delimiter, header=0 if header else None, skiprows=skip_rows,
+                            compression="infer")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise DatasetError(f"{path}: cannot parse as delimited text (delimiter {delimiter!r}): {exc}") from exc
-    label = _label_key(frame.columns, label_column, path)
-    features = frame.drop(columns=label)
+    label = _column_key(frame.columns, label_column, "label_column", path)
+    dropped = [_column_key(frame.columns, c, "drop_columns", path) for c in drop_columns]
+    symbolic = {_column_key(frame.columns, c, "categorical", path) for c in categorical}
+    features = _one_hot(frame.drop(columns=[label, *dropped]), symbolic)
     text = [c for c in features.columns if not pd.api.types.is_numeric_dtype(features[c])]
     if text:
         raise DatasetError(f"{path}: feature column {text[0]!r} is not numeric "
-                           f"(e.g. {features[text[0]].iloc[0]!r}); check delimiter and label_column")
+                           f"(e.g. {features[text[0]].iloc[0]!r}); check delimiter and label_column, "
+                           f"or list it in categorical or drop_columns")
     if features.shape[1] != n_features:
         raise DatasetError(f"{path}: {features.shape[1]} feature columns, but the config says "
                            f"n_features={n_features}")
     y = frame[label].to_numpy()
+    if label_map is not None:
+        y = _relabel(y, label_map, label_default, path)
     return features.to_numpy(np.float64), y.astype(str) if y.dtype == object else y
+
+
+def _one_hot(features: pd.DataFrame, symbolic: set) -> pd.DataFrame:
+    """``features`` with each column of ``symbolic`` replaced, in place, by its 0/1 indicators."""
+    blocks = [pd.get_dummies(features[c].astype(str), prefix=str(c), dtype=np.float64) if c in symbolic
+              else features[c] for c in features.columns]
+    return pd.concat(blocks, axis=1) if blocks else features
+
+
+def _relabel(y: np.ndarray, label_map: Mapping, default: str | None, path: Path) -> np.ndarray:
+    """Labels mapped through ``label_map`` (keys as text); the rest become ``default``."""
+    mapping = {str(k): str(v) for k, v in label_map.items()}
+    text = y.astype(str)
+    unnamed = sorted(set(text.tolist()) - set(mapping))
+    if unnamed and default is None:
+        raise DatasetError(f"{path}: labels {unnamed[:10]} are not in label_map (which names "
+                           f"{sorted(mapping)[:10]}); add them or set label_default")
+    return np.array([mapping.get(label, default) for label in text])
 
 
 PARSERS: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
@@ -103,16 +145,16 @@ def parse_file(path: str | os.PathLike, fmt: str, options: Mapping, n_features: 
     return X, y
 
 
-def _label_key(columns: pd.Index, label_column: int | str, path: Path):
-    """The frame column holding the labels, from a position or a header name."""
-    if isinstance(label_column, str):
-        if label_column not in columns:
-            raise DatasetError(f"{path}: no label column {label_column!r} (needs header: true); "
+def _column_key(columns: pd.Index, column: int | str, option: str, path: Path):
+    """The frame column an option names, by header name or by position."""
+    if isinstance(column, str):
+        if column not in columns:
+            raise DatasetError(f"{path}: {option}: no column {column!r} (names need header: true); "
                                f"columns: {list(columns)[:10]}...")
-        return label_column
-    if not -len(columns) <= label_column < len(columns):
-        raise DatasetError(f"{path}: label_column {label_column} out of range for {len(columns)} columns")
-    return columns[label_column]
+        return column
+    if not -len(columns) <= column < len(columns):
+        raise DatasetError(f"{path}: {option} {column} out of range for {len(columns)} columns")
+    return columns[column]
 
 
 def _open_text(path: Path):

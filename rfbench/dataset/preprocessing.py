@@ -1,9 +1,10 @@
-"""Label encoding and [0, 1] scaling, both fitted on the training split only."""
+"""Label encoding and feature scaling (fitted on the training split only)."""
 from __future__ import annotations
 
 import logging
 
 import numpy as np
+from sklearn.preprocessing import normalize
 
 from .errors import DatasetError
 
@@ -56,3 +57,17 @@ def min_max_scale(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, 
         return np.divide(X - low, span, out=np.zeros_like(X, dtype=np.float64), where=~constant)
 
     return scale(X_train), scale(X_test)
+
+
+def unit_rows(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row divided by its l2 norm (all-zero rows stay zero): nothing is fitted."""
+    return normalize(X_train), normalize(X_test)
+
+
+def no_scaling(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The features as parsed."""
+    return X_train, X_test
+
+
+#: ``dataset.scale`` choices: how the features reach the feature map.
+SCALINGS = {"minmax": min_max_scale, "unit_rows": unit_rows, "none": no_scaling}

@@ -97,6 +97,7 @@ def test_hydra_composes_the_dataset_group_and_overrides_reach_the_loader(mirror,
     ({"splti": {}}, "unknown keys ['splti']"),
     ({"n_features": "57"}, "n_features must be a positive integer, got '57'"),
     ({"files": {}}, "files must be a non-empty mapping"),
+    ({"scale": "standard"}, "dataset.scale='standard' is invalid; choose one of ['minmax', 'unit_rows', 'none']"),
     ({"split": {"kind": "random", "file": "train", "n_train": 1, "n_test": 1, "seed": 0}},
      "refers to file 'train', but files has only ['data']"),
 ])
@@ -111,4 +112,25 @@ def test_unknown_source_format_fails_before_any_download(tmp_path, dataset_confi
     cfg = dataset_config("spambase")
     cfg["files"]["data"]["urls"][0]["format"] = "xls"
     with pytest.raises(DatasetError, match="unknown format 'xls'; valid formats: libsvm, csv, tsv"):
+        load_dataset(cfg, cache_dir=tmp_path, mirror="http://127.0.0.1:9")
+
+
+@pytest.mark.parametrize("scale", ["none", "unit_rows"])
+def test_scale_none_keeps_the_parsed_values_and_unit_rows_normalizes_them(load, mirror, data_cache,
+                                                                           dataset_config, real_file, scale):
+    raw = np.loadtxt(real_file("spambase", "data"), delimiter=",")
+    ds = load_dataset({**dataset_config("spambase"), "scale": scale}, cache_dir=data_cache, mirror=mirror)
+    order = np.random.default_rng(0).permutation(len(raw))
+    expected = raw[order[:2760], :-1]
+    if scale == "unit_rows":
+        expected = expected / np.linalg.norm(expected, axis=1, keepdims=True)
+    np.testing.assert_allclose(ds.X_train, expected, rtol=1e-12)
+    np.testing.assert_array_equal(ds.y_train, load("spambase").y_train)
+
+
+def test_categorical_is_refused_on_a_dataset_of_two_files(tmp_path, dataset_config):
+    cfg = dataset_config("a9a")
+    for spec in cfg["files"].values():
+        spec.update(format="csv", options={"label_column": 0, "categorical": [1]})
+    with pytest.raises(DatasetError, match=r"needs a single-file dataset .* files \['train', 'test'\]"):
         load_dataset(cfg, cache_dir=tmp_path, mirror="http://127.0.0.1:9")

@@ -30,6 +30,9 @@ def parsed(real_file):
     ("cod_rna", "train", "csv", {"label_column": 0, **CSV_NO_HEADER}, (59535, 8), {-1: 39690, 1: 19845}),
     ("a9a", "train", "libsvm", {}, (32561, 123), {-1: 24720, 1: 7841}),
     ("a9a", "test", "libsvm", {}, (16281, 123), {-1: 12435, 1: 3846}),
+    # 41 features, 3 of them symbolic with 3, 66 and 11 values; 97,278 of the rows are "normal.".
+    ("kddcup99", "data", "csv", {"label_column": -1, "categorical": [1, 2, 3], "label_map": {"normal.": "normal"},
+                                 "label_default": "attack"}, (494021, 118), {"attack": 396743, "normal": 97278}),
 ])
 def test_real_files_match_provenance_counts(parsed, config, key, fmt, options, shape, label_counts):
     X, y = parsed(config, key, fmt, options, shape[1])
@@ -113,11 +116,41 @@ def test_tsv_defaults_to_tab_delimiter(tmp_path):
     np.testing.assert_array_equal(y, [0, 1])
 
 
+def test_skip_rows_drop_columns_and_one_hot_in_place(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("3,counts,,\nid,proto,size,cls\n7,tcp,1.5,a\n8,udp,2.5,b\n9,tcp,3.5,a\n")
+    X, y = parse_file(path, "csv", {"label_column": "cls", "header": True, "skip_rows": 1,
+                                    "drop_columns": ["id"], "categorical": [1]}, 3)
+    # proto -> [proto_tcp, proto_udp] where proto stood, then size.
+    np.testing.assert_array_equal(X, [[1, 0, 1.5], [0, 1, 2.5], [1, 0, 3.5]])
+    assert y.tolist() == ["a", "b", "a"]
+
+
+def test_label_map_names_classes_and_label_default_takes_the_rest(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("1,normal.\n2,smurf.\n3,neptune.\n4,normal.\n")
+    options = {"label_column": -1, "label_map": {"normal.": "normal"}}
+    _, y = parse_file(path, "csv", {**options, "label_default": "attack"}, 1)
+    assert y.tolist() == ["normal", "attack", "attack", "normal"]
+    with pytest.raises(DatasetError, match=r"labels \['neptune.', 'smurf.'\] are not in label_map.*label_default"):
+        parse_file(path, "csv", options, 1)
+
+
+def test_numeric_labels_are_mapped_by_their_text(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("1,3\n2,1\n3,2\n")
+    _, y = parse_file(path, "csv", {"label_column": -1, "label_map": {3: "normal"}, "label_default": "sick"}, 1)
+    assert y.tolist() == ["normal", "sick", "sick"]
+
+
 @pytest.mark.parametrize("text, options, n_features, message", [
     ("1,2,0\n3,4,1\n", {"label_column": 0}, 3, "2 feature columns, but the config says n_features=3"),
     ("1,a,0\n3,b,1\n", {"label_column": -1}, 2, "feature column 1 is not numeric"),
-    ("1,2,0\n", {"label_column": "y"}, 2, "no label column 'y'"),
+    ("1,2,0\n", {"label_column": "y"}, 2, "label_column: no column 'y'"),
     ("1,2,0\n", {"label_column": 5}, 2, "label_column 5 out of range for 3 columns"),
+    ("1,2,0\n", {"label_column": -1, "drop_columns": [3]}, 1, "drop_columns 3 out of range for 3 columns"),
+    ("1,2,0\n", {"label_column": -1, "categorical": ["p"]}, 1, "categorical: no column 'p'"),
+    ("1,a,0\n", {"label_column": -1}, 1, "or list it in categorical or drop_columns"),
     ("1,nan,0\n3,4,1\n", {"label_column": -1}, 2, "non-finite value nan in data row 1, feature 2"),
     ("1,inf,0\n", {"label_column": -1}, 2, "non-finite value inf"),
 ])
