@@ -17,7 +17,7 @@ ARGS    ?=
 RESULTS ?= results
 
 .PHONY: install run test lint bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 \
-        askrff-equal-width tutorial report rr rr-table1 rr-cpu_act rr-census_house rr-a9a \
+        askrff-equal-width tutorial report rr rr-table1 rr-cpu_act rr-census_house rr-a9a rr-kddcup99 \
         li li-fig1 li-fig2 li-fig3 li-fig4 li-tables
 
 $(STAMP): pyproject.toml
@@ -134,10 +134,12 @@ RR_SIGMA_RFF_census_house ?= 0.25,0.5,1,2
 RR_SIGMA_BIN_census_house ?= 1,2,4
 RR_SIGMA_RFF_a9a          ?= 2,4,8,16,32
 RR_SIGMA_BIN_a9a          ?= 12,16,32,64
+RR_SIGMA_RFF_kddcup99     ?= 0.5,1,2,4,8
+RR_SIGMA_BIN_kddcup99     ?= 2,4,8,16
 
 rr: rr-table1
 
-rr-table1: rr-cpu_act rr-census_house rr-a9a
+rr-table1: rr-cpu_act rr-census_house rr-a9a rr-kddcup99
 	$(RR_REPORT) table1
 
 rr-cpu_act: $(STAMP)  ## CPU: D = 300, P = 350
@@ -151,6 +153,10 @@ rr-census_house: $(STAMP)  ## Census (census_house stands in): D = 500, P = 30
 rr-a9a: $(STAMP)  ## Adult: D = 500, P = 30
 	$(RR_FOURIER) dataset=a9a feature_map.n_components=500 kernel.sigma=$(RR_SIGMA_RFF_a9a)
 	$(RR_BINNING) dataset=a9a feature_map.n_components=30 kernel.sigma=$(RR_SIGMA_BIN_a9a)
+
+rr-kddcup99: $(STAMP)  ## KDDCUP99 (its 10% subset): D = 50, P = 10
+	$(RR_FOURIER) dataset=kddcup99 feature_map.n_components=50 kernel.sigma=$(RR_SIGMA_RFF_kddcup99)
+	$(RR_BINNING) dataset=kddcup99 feature_map.n_components=10 kernel.sigma=$(RR_SIGMA_BIN_kddcup99)
 
 # --- QMC feature maps (Avron et al. 2016): results/qmc/<target>/ ---------------------------------
 # rfbench/reports/qmc.py computes the trials itself (one CSV per trial with its seed, resumable:

@@ -368,17 +368,32 @@ def _means(
     return z_sum / len(rows), Y[rows].mean(axis=0)
 
 
+def _centered_products(
+    Z: np.ndarray | sp.spmatrix, targets: np.ndarray, rows: np.ndarray, z_mean: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """C^T C and C^T targets for C = Z[rows] - z_mean, in float64.
+
+    Sparse Z is never densified: with A = Z[rows], C^T C = A^T A - n m m^T and
+    C^T T = A^T T - m 1^T T, whose sparse products cost O(nnz^2 / n) instead of O(n p^2).
+    """
+    if sp.issparse(Z):
+        A = Z[rows].astype(np.float64)
+        gram = (A.T @ A).toarray() - len(rows) * np.outer(z_mean, z_mean)
+        return gram, A.T @ targets - np.outer(z_mean, targets.sum(axis=0))
+    gram, ZtY = np.zeros((Z.shape[1], Z.shape[1])), np.zeros((Z.shape[1], targets.shape[1]))
+    for where, chunk in _dense_rows(Z, rows):
+        chunk -= z_mean
+        gram += chunk.T @ chunk
+        ZtY += chunk.T @ targets[where]
+    return gram, ZtY
+
+
 def _eigen_path(
     Z: np.ndarray | sp.spmatrix, Y: np.ndarray, rows: np.ndarray, grid: Sequence[float], fit_intercept: bool,
 ) -> Path:
     """Ridge solutions for every lambda from one eigendecomposition of the centered Z[rows]^T Z[rows]."""
     z_mean, y_mean = _means(Z, Y, rows, fit_intercept)
-    gram, ZtY = np.zeros((Z.shape[1], Z.shape[1])), np.zeros((Z.shape[1], Y.shape[1]))
-    targets = Y[rows] - y_mean
-    for where, chunk in _dense_rows(Z, rows):
-        chunk -= z_mean
-        gram += chunk.T @ chunk
-        ZtY += chunk.T @ targets[where]
+    gram, ZtY = _centered_products(Z, Y[rows] - y_mean, rows, z_mean)
     s, V = np.linalg.eigh(gram)
     s = np.maximum(s, 0.0)  # rounding makes the tiny eigenvalues of a PSD Gram slightly negative
     VtZtY = V.T @ ZtY

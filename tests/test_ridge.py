@@ -148,6 +148,23 @@ def test_sparse_eigen_and_float32_match_dense_float64():
     np.testing.assert_allclose(single.coef_, reference.coef_, rtol=1e-5, atol=1e-6)
 
 
+def test_sparse_float32_one_hot_features_fit_in_float64_like_their_dense_copy():
+    """Random-binning-like Z (float32 one-hot blocks / sqrt(P)): the sparse Gram, centered after
+    the product, equals the dense float64 path's to rounding, for both ridge tasks."""
+    rng = np.random.default_rng(4)
+    n, P, bins = 300, 5, 7
+    cols = (rng.integers(0, bins, size=(n, P)) + bins * np.arange(P)).ravel()
+    Z = sp.csr_matrix((np.full(n * P, P ** -0.5, dtype=np.float32), (np.repeat(np.arange(n), P), cols)),
+                      shape=(n, P * bins))
+    y = Z @ rng.normal(size=P * bins) + 0.1 * rng.normal(size=n)
+    for model in (RidgeRegressorCV, RidgeClassifierCV):
+        target = y if model is RidgeRegressorCV else (y > np.median(y)).astype(int)
+        fits = [model(lambda_grid=(1e-3, 1.0), cv=3, random_state=0, solver="eigen").fit(A, target)
+                for A in (Z, Z.toarray().astype(np.float64))]
+        np.testing.assert_allclose(fits[0].cv_scores_, fits[1].cv_scores_, rtol=1e-10)
+        np.testing.assert_allclose(fits[0].coef_, fits[1].coef_, rtol=1e-8, atol=1e-10)
+
+
 def test_lambda_zero_gives_minimum_norm_least_squares_on_rank_deficient_Z():
     Z, y = regression_problem(n=50, p=6, seed=2)
     Z = np.column_stack([Z, Z[:, 0] + Z[:, 1]])  # rank 6 of 7 columns
