@@ -63,7 +63,7 @@ def ratios_vs_s(ratios: pd.DataFrame, path: Path, titles: Mapping[str, str]) -> 
 
 #: Figures 6-7's metrics and their axis labels.
 STEP_METRICS = {"discrepancy": r"normalized $D^{\Box}(S)^2$", "max_sq_error": r"$\max_{ij}(K-\tilde K)_{ij}^2$",
-                "mean_sq_error": r"mean$_{ij}(K-\tilde K)_{ij}^2$", "spectral": r"$\|K-\tilde K\|_2/\|K\|_2$"}
+                "mean_sq_error": r"mean$_{ij}(K-\tilde K)_{ij}^2$", "fro": r"$\|K-\tilde K\|_F/\|K\|_F$"}
 
 
 def metrics_vs_step(table: pd.DataFrame, x: str, path: Path, titles: Mapping[str, str], title: str) -> Path:
