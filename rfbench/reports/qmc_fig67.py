@@ -151,6 +151,7 @@ def campaign(out: Path, figure: str, mirror: str | None = None) -> pd.DataFrame:
             results.write_csv(path, table.assign(config=panel.config, box=panel.box, sigma=setting.sigma,
                                                  n=len(setting.X), d=setting.X.shape[1],
                                                  time=time.perf_counter() - begin))
+            qmc._progress(f"{figure} panel ({key}) {panel.title}")
         frames.append(pd.read_csv(path).assign(panel=key))
     return pd.concat(frames, ignore_index=True)
 

@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.colors import LogNorm
+from matplotlib.ticker import NullFormatter
 
 from rfbench import plotting
 
@@ -62,7 +63,7 @@ def ratios_vs_s(ratios: pd.DataFrame, path: Path, titles: Mapping[str, str]) -> 
 
 
 #: Figures 6-7's metrics and their axis labels.
-STEP_METRICS = {"discrepancy": r"normalized $D^{\Box}(S)^2$", "max_sq_error": r"$\max_{ij}(K-\tilde K)_{ij}^2$",
+STEP_METRICS = {"discrepancy": r"normalized box $D(S)^2$", "max_sq_error": r"$\max_{ij}(K-\tilde K)_{ij}^2$",
                 "mean_sq_error": r"mean$_{ij}(K-\tilde K)_{ij}^2$", "fro": r"$\|K-\tilde K\|_F/\|K\|_F$"}
 
 
@@ -85,7 +86,7 @@ def metrics_vs_step(table: pd.DataFrame, x: str, path: Path, titles: Mapping[str
 
 def discrepancy_panels(summary: pd.DataFrame, path: Path, titles: Mapping[str, str]) -> Path:
     """Fig. 4: per dataset, D^{b/2} against s (top) and the Frobenius Gram error against D^{b/2} (bottom)."""
-    fig, axes = plt.subplots(2, len(titles), figsize=(4.6 * len(titles), 7.4), squeeze=False)
+    fig, axes = plt.subplots(2, len(titles), figsize=(5.4 * len(titles), 7.6), squeeze=False)
     for j, (name, title) in enumerate(titles.items()):
         data = summary[summary["dataset"] == name]
         for sequence, curve in data.groupby("sequence"):
@@ -97,10 +98,11 @@ def discrepancy_panels(summary: pd.DataFrame, path: Path, titles: Mapping[str, s
                             label=LABEL[sequence])
         mc = data[data["sequence"] == "mc"].sort_values("s")
         axes[0][j].plot(mc["s"], mc["expected_mc"], color="grey", ls=":", lw=1.2, label="MC expectation (13)")
-        axes[0][j].set(xscale="log", yscale="log", xlabel="s", ylabel=r"normalized $D^{\Box b/2}(S)^2$",
-                       title=f"{title}: discrepancy vs s")
-        axes[1][j].set(xscale="log", yscale="log", xlabel=r"normalized $D^{\Box b/2}(S)^2$",
-                       ylabel=r"$\|K-\tilde K\|_F/\|K\|_F$", title=f"{title}: Gram error vs discrepancy")
+        axes[0][j].set(xscale="log", yscale="log", xlabel="s", ylabel=r"normalized $D(S)^2$ on box b/2",
+                       title=f"{title}:\ndiscrepancy vs s")
+        axes[1][j].set(xscale="log", yscale="log", xlabel=r"normalized $D(S)^2$ on box b/2",
+                       ylabel=r"$\|K-\tilde K\|_F/\|K\|_F$", title=f"{title}:\nGram error vs discrepancy")
+        axes[1][j].xaxis.set_minor_formatter(NullFormatter())
         for ax in axes[:, j]:
             ax.grid(alpha=0.3, which="both")
     axes[0][0].legend(fontsize=8)

@@ -48,3 +48,16 @@ def test_fig5_mean_squared_grid_error_is_the_normalized_discrepancy():
     assert errors[len(u) // 2] == pytest.approx(0.0, abs=1e-12)  # u = 0: both sides are 1
     closed_form = BoxDiscrepancy(qmc_fig5.B, qmc_fig5.SIGMA, normalized=True).squared(W)
     assert np.mean(errors**2) == pytest.approx(closed_form, rel=0.02)
+
+
+def test_figures_draw_their_panels(tmp_path):
+    from rfbench.reports import qmc_figures
+    summary = _summary(([3.0, 2.0, 1.0], [2.0, 1.5, 0.5]), ([0.3, 0.2, 0.1], [0.25, 0.22, 0.05])).assign(
+        disc_std=0.1, expected_mc=1.0)
+    assert qmc_figures.discrepancy_panels(summary, tmp_path / "f4.png", {"cpu": "cpu"}).stat().st_size > 0
+    grids = {name: np.random.default_rng(0).random((5, 5)) for name in qmc_fig5.SEQUENCES}
+    path = qmc_figures.error_maps(grids, np.linspace(-1, 1, 5), tmp_path / "f5.png", qmc_fig5.SEQUENCES, "t")
+    assert path.stat().st_size > 0
+    metrics = {m: [3.0, 2.0, 1.0] for m in qmc_figures.STEP_METRICS}
+    steps = pd.DataFrame({"panel": "a", "iteration": [0, 1, 2], **metrics})
+    assert qmc_figures.metrics_vs_step(steps, "iteration", tmp_path / "f6.png", {"a": "(a)"}, "t").stat().st_size > 0
