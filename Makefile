@@ -162,6 +162,7 @@ QMC_TRIALS  ?= 10
 QMC_GRAM    ?= uspst cpu census mnist
 QMC_TABLE1  ?= cpu_act_qmc house_16h
 QMC_TABLE3  ?= cpu_act_qmc house_16h
+QMC_MAX_S   ?= 2200
 
 qmc: qmc-fig2 qmc-fig3 qmc-fig4 qmc-fig5 qmc-fig6 qmc-fig7 qmc-table1 qmc-table2 qmc-table3
 
@@ -191,7 +192,7 @@ qmc-fig7: qmc-fig6  ## Gram metrics of the greedy sequence vs its number of poin
 	nice $(BIN)/python -m rfbench.reports.qmc_fig67 fig7 --results $(RESULTS)
 
 qmc-table3: $(STAMP)  ## ridge regression error of the adaptive sequences (cpu; census substitute)
-	nice $(BIN)/python -m rfbench.reports.qmc_table3 --results $(RESULTS) --datasets $(QMC_TABLE3)
+	nice $(BIN)/python -m rfbench.reports.qmc_table3 --results $(RESULTS) --datasets $(QMC_TABLE3) --max-s $(QMC_MAX_S)
 
 clean-results:
 	find $(RESULTS) -mindepth 1 ! -name README.md -exec rm -rf {} +

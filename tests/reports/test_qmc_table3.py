@@ -75,3 +75,21 @@ def test_claim_checks():
     assert not qmc_table3._greedy_best(cells, "cpu").holds  # greedy lowest at 1 of 2 s
     central = qmc_table3._central_better(cells)
     assert not central.holds and central.evidence.startswith("b/4 below b in 2 of 6")
+
+
+def test_campaign_skips_sizes_above_max_s_but_reads_recorded_ones(tmp_path, monkeypatch):
+    data = SimpleNamespace(X_train=np.zeros((2, 1)), y_train=np.zeros(2), task="regression")
+    monkeypatch.setattr(qmc_table3.qmc, "load", lambda name, mirror=None: data)
+    monkeypatch.setattr(qmc_table3.qmc, "chosen_sigma", lambda *args, **kwargs: {"sigma": 1.0})
+    computed = []
+
+    def fake_cell(path, data, sigma, s):
+        computed.append(s)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pd.DataFrame({"method": ["halton"], "s": [s], "relative_error": [0.1]}).to_csv(path, index=False)
+
+    monkeypatch.setattr(qmc_table3, "table3_cell", fake_cell)
+    fake_cell(tmp_path / "table3" / "cpu_act_qmc" / "s500.csv", data, 1.0, 500)  # recorded earlier
+    cells = qmc_table3.campaign(tmp_path, ["cpu_act_qmc"], max_s=100)
+    assert computed == [500, 100]
+    assert sorted(cells["s"]) == [100, 500]
