@@ -47,3 +47,14 @@ def test_census_rows_take_table3s_sequences_and_compute_haltons_on_both_boxes(tm
     for box, fraction in qmc_table2.BOXES.items():
         expected = BoxDiscrepancy(fraction * b, 0.8, normalized=True).squared(halton_frequencies(8, 2, 0.8))
         assert rows[(box, "halton")] == pytest.approx(expected, rel=1e-12)
+
+
+def test_against_paper_pairs_each_cell_with_the_published_one():
+    table = pd.DataFrame({"s": [100, 100], "box": ["b", "b/4"], "method": ["halton", "global"],
+                          "normalized": [6.82e-3, 1.114e-7]})
+    side = qmc_table2.against_paper(table, "cpu").set_index(["s", "method"])
+    assert side.loc[("100", "halton_b"), "ratio"] == "2"  # the paper's 3.41e-3
+    assert side.loc[("100", "global_b4"), "ratio"] == "2"  # the paper's 5.57e-8
+    assert side.loc[("100", "halton_b"), "verdict"] == "ours worse"
+    assert side.loc[("300", "halton_b"), "ours"] == "not run"
+    assert "verdict" not in qmc_table2.against_paper(table, "cpu", verdicts=False)
