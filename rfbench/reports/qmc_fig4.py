@@ -13,7 +13,6 @@ is one CSV under ``<results>/qmc/fig4/``, written atomically.
 """
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
@@ -115,18 +114,13 @@ def _correlated(summary: pd.DataFrame) -> ClaimCheck:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m rfbench.reports.qmc_fig4", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (<results>/qmc)")
+    parser = qmc.report_parser("qmc_fig4", __doc__)
     parser.add_argument("--trials", type=int, default=10, help="trials per randomized sequence")
     args = parser.parse_args(argv)
     if args.trials < 1:
         parser.error(f"--trials must be >= 1, got {args.trials}")
-    try:
-        fig4(args.results / qmc.PAPER, args.trials)
-    except (FileNotFoundError, ValueError) as err:
-        parser.exit(2, f"{parser.prog}: error: {err}\n")
-    print(f"wrote {args.results / qmc.PAPER / 'fig4'}")
+    out = args.results / qmc.PAPER
+    qmc.run_report(parser, lambda: fig4(out, args.trials), out / "fig4")
 
 
 if __name__ == "__main__":

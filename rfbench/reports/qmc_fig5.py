@@ -13,7 +13,6 @@ quadrants; |error| is even in u) and u/sigma reaches 2 standard deviations of w.
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
@@ -85,15 +84,9 @@ def _ratio_claim(wide: pd.DataFrame, ours: str, reference: str, box: str, factor
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m rfbench.reports.qmc_fig5", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (<results>/qmc)")
-    args = parser.parse_args(argv)
-    try:
-        fig5(args.results / qmc.PAPER)
-    except (FileNotFoundError, ValueError) as err:
-        parser.exit(2, f"{parser.prog}: error: {err}\n")
-    print(f"wrote {args.results / qmc.PAPER / 'fig5'}")
+    parser = qmc.report_parser("qmc_fig5", __doc__)
+    out = parser.parse_args(argv).results / qmc.PAPER
+    qmc.run_report(parser, lambda: fig5(out), out / "fig5")
 
 
 if __name__ == "__main__":

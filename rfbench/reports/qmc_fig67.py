@@ -21,7 +21,6 @@ residents of a town; it is used here only because the paper's Figures 6-7 use it
 """
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -260,16 +259,11 @@ def _greedy_vs_global(curves: dict[str, pd.DataFrame], global_path: Path) -> Cla
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m rfbench.reports.qmc_fig67", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = qmc.report_parser("qmc_fig67", __doc__)
     parser.add_argument("figure", choices=list(FIGURES), help="fig6: global sequence; fig7: greedy sequence")
-    parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (<results>/qmc)")
     args = parser.parse_args(argv)
-    try:
-        report(args.results / qmc.PAPER, args.figure)
-    except (FileNotFoundError, ValueError) as err:
-        parser.exit(2, f"{parser.prog}: error: {err}\n")
-    print(f"wrote {args.results / qmc.PAPER / args.figure}")
+    out = args.results / qmc.PAPER
+    qmc.run_report(parser, lambda: report(out, args.figure), out / args.figure)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ Sec. 6.1), and raw, D^2. Each s is one CSV, written atomically (resumable).
 """
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
@@ -190,15 +189,10 @@ def _weights_win(table: pd.DataFrame) -> ClaimCheck:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m rfbench.reports.qmc_table2", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (<results>/qmc)")
+    parser = qmc.report_parser("qmc_table2", __doc__)
     args = parser.parse_args(argv)
-    try:
-        table2(args.results / qmc.PAPER)
-    except (FileNotFoundError, ValueError) as err:
-        parser.exit(2, f"{parser.prog}: error: {err}\n")
-    print(f"wrote {args.results / qmc.PAPER / 'table2'}")
+    out = args.results / qmc.PAPER
+    qmc.run_report(parser, lambda: table2(out), out / "table2")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ least summed 5-fold CV error over the seven maps (ridge's grid 1e-4..1e4). Error
 """
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -197,9 +196,7 @@ def _central_better(cells: pd.DataFrame) -> ClaimCheck:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m rfbench.reports.qmc_table3", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (<results>/qmc)")
+    parser = qmc.report_parser("qmc_table3", __doc__)
     parser.add_argument("--datasets", nargs="+", default=list(SIZES), choices=list(SIZES),
                         help="dataset configs (default: all)")
     parser.add_argument("--max-s", type=int, default=None,
@@ -207,11 +204,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.max_s is not None and args.max_s < 1:
         parser.error(f"--max-s must be >= 1, got {args.max_s}")
-    try:
-        table3(args.results / qmc.PAPER, args.datasets, args.max_s)
-    except (FileNotFoundError, ValueError) as err:
-        parser.exit(2, f"{parser.prog}: error: {err}\n")
-    print(f"wrote {args.results / qmc.PAPER / 'table3'}")
+    out = args.results / qmc.PAPER
+    qmc.run_report(parser, lambda: table3(out, args.datasets, args.max_s), out / "table3")
 
 
 if __name__ == "__main__":

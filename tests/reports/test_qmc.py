@@ -117,3 +117,18 @@ def test_fig2_and_fig3_reports_judge_the_claims(tmp_path):
     fig2 = (tmp_path / "fig2" / "fig2.md").read_text()
     fig3 = (tmp_path / "fig3" / "fig3.md").read_text()
     assert fig2.count("| holds") == 3 and "| fails" not in fig3 and fig3.count("| holds") == 2
+
+
+def test_run_report_turns_a_bad_value_into_exit_2(capsys, tmp_path):
+    parser = qmc.report_parser("qmc_x", "doc")
+
+    def build():
+        raise ValueError("no trials under x; run `make qmc-fig2` first")
+
+    with pytest.raises(SystemExit) as exit_info:
+        qmc.run_report(parser, build, tmp_path)
+    assert exit_info.value.code == 2
+    expected = "python -m rfbench.reports.qmc_x: error: no trials under x; run `make qmc-fig2` first\n"
+    assert capsys.readouterr().err == expected
+    qmc.run_report(parser, lambda: None, tmp_path / "fig9")
+    assert capsys.readouterr().out == f"wrote {tmp_path / 'fig9'}\n"

@@ -8,7 +8,7 @@ from scipy.special import ndtri
 
 from rfbench.qmc.discrepancy import BoxDiscrepancy
 from rfbench.qmc.sequences import unit_points
-from rfbench.reports import qmc, qmc_fig4, qmc_fig5
+from rfbench.reports import qmc, qmc_fig4, qmc_fig5, qmc_table3
 
 
 def test_discrepancy_trial_measures_the_figure2_frequencies_on_half_the_box(tmp_path):
@@ -61,3 +61,16 @@ def test_figures_draw_their_panels(tmp_path):
     metrics = {m: [3.0, 2.0, 1.0] for m in qmc_figures.STEP_METRICS}
     steps = pd.DataFrame({"panel": "a", "iteration": [0, 1, 2], **metrics})
     assert qmc_figures.metrics_vs_step(steps, "iteration", tmp_path / "f6.png", {"a": "(a)"}, "t").stat().st_size > 0
+
+
+@pytest.mark.parametrize(("main", "argv", "message"), [
+    (qmc_fig4.main, ["--trials", "0"], "--trials must be >= 1, got 0"),
+    (qmc_table3.main, ["--datasets", "cpu"], "invalid choice: 'cpu'"),
+    (qmc_table3.main, ["--max-s", "0"], "--max-s must be >= 1, got 0"),
+])
+def test_bad_command_lines_exit_2_naming_the_value(main, argv, message, capsys, tmp_path):
+    with pytest.raises(SystemExit) as exit_info:
+        main([*argv, "--results", str(tmp_path)])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
