@@ -162,7 +162,7 @@ QMC_TRIALS  ?= 10
 QMC_GRAM    ?= uspst cpu census mnist
 QMC_TABLE1  ?= cpu_act_qmc house_16h
 QMC_TABLE3  ?= cpu_act_qmc house_16h
-QMC_MAX_S   ?= 2200
+QMC_MAX_S   ?= 800
 
 # qmc-table3 before qmc-table2: Table 2's census rows read the sequences Table 3 learns.
 qmc: qmc-fig2 qmc-fig3 qmc-fig4 qmc-fig5 qmc-fig6 qmc-fig7 qmc-table1 qmc-table3 qmc-table2

@@ -102,6 +102,7 @@ def against_paper(table: pd.DataFrame, dataset: str, verdicts: bool = True) -> p
     pub = qmc.load_published()
     pub = pub[(pub["source"] == "Table 2") & (pub["dataset"] == dataset)]
     compared = compare(pub, summarize(ours, published.key_columns(pub), "normalized", metric="box discrepancy"))
+    compared = compared.iloc[np.lexsort((compared["s"].astype(float), compared["method"]))]
     side = pd.DataFrame({"s": compared["s"], "method": compared["method"], "ours": compared["mean"].map(_g),
                          "published": compared["published"].map(_g),
                          "ratio": (compared["mean"] / compared["published"]).map(_g)})
