@@ -162,13 +162,16 @@ rr-kddcup99: $(STAMP)  ## KDDCUP99 (its 10% subset): D = 50, P = 10
 # rfbench/reports/qmc.py computes the trials itself (one CSV per trial with its seed, resumable:
 # rerun the target after an interruption) and compares with rfbench/reports/published/qmc.csv.
 # qmc-fig2 and qmc-fig3 share the Gram-error trials (results/qmc/gram/): the second is a report.
-.PHONY: qmc qmc-fig2 qmc-fig3 qmc-table1 qmc-table2
+.PHONY: qmc qmc-fig2 qmc-fig3 qmc-fig4 qmc-fig5 qmc-fig6 qmc-fig7 qmc-table1 qmc-table2 qmc-table3
 QMC_REPORT   = nice $(BIN)/python -m rfbench.reports.qmc --results $(RESULTS)
 QMC_TRIALS  ?= 10
 QMC_GRAM    ?= uspst cpu census mnist
 QMC_TABLE1  ?= cpu_act_qmc house_16h
+QMC_TABLE3  ?= cpu_act_qmc house_16h
+QMC_MAX_S   ?= 800
 
-qmc: qmc-fig2 qmc-fig3 qmc-table1 qmc-table2
+# qmc-table3 before qmc-table2: Table 2's census rows read the sequences Table 3 learns.
+qmc: qmc-fig2 qmc-fig3 qmc-fig4 qmc-fig5 qmc-fig6 qmc-fig7 qmc-table1 qmc-table3 qmc-table2
 
 qmc-fig2: $(STAMP)  ## relative Gram error (Frobenius, spectral) vs s, per sequence
 	$(QMC_REPORT) gram --datasets $(QMC_GRAM) --trials $(QMC_TRIALS)
@@ -182,6 +185,21 @@ qmc-table1: $(STAMP)  ## approximate kernel ridge regression error per sequence 
 
 qmc-table2: $(STAMP)  ## box discrepancy of Halton and the adaptive sequences, cpu (Table 1's sigma)
 	nice $(BIN)/python -m rfbench.reports.qmc_table2 --results $(RESULTS)
+
+qmc-fig4: qmc-fig2  ## D^{box b/2} per sequence vs s (cpu, census substitute), Gram error vs D (reads qmc-fig2's trials)
+	nice $(BIN)/python -m rfbench.reports.qmc_fig4 --results $(RESULTS) --trials $(QMC_TRIALS)
+
+qmc-fig5: $(STAMP)  ## 2-D integration error of MC, Halton and global adaptive sequences (box b, b/2)
+	nice $(BIN)/python -m rfbench.reports.qmc_fig5 --results $(RESULTS)
+
+qmc-fig6: $(STAMP)  ## Gram metrics along the global sequence's CG iterations (cpu, housing; s = 100)
+	nice $(BIN)/python -m rfbench.reports.qmc_fig67 fig6 --results $(RESULTS)
+
+qmc-fig7: qmc-fig6  ## Gram metrics of the greedy sequence vs its number of points (cpu, housing)
+	nice $(BIN)/python -m rfbench.reports.qmc_fig67 fig7 --results $(RESULTS)
+
+qmc-table3: $(STAMP)  ## ridge regression error of the adaptive sequences (cpu; census substitute)
+	nice $(BIN)/python -m rfbench.reports.qmc_table3 --results $(RESULTS) --datasets $(QMC_TABLE3) --max-s $(QMC_MAX_S)
 
 clean-results:
 	find $(RESULTS) -mindepth 1 ! -name README.md -exec rm -rf {} +

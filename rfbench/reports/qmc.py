@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -542,6 +542,23 @@ def _mc_highest_sd(ours: pd.DataFrame, dataset: str) -> ClaimCheck:
         top = group.loc[group["sd"].idxmax()]
         cases[f"s={s:g} (largest sd: {top['method']} {top['sd']:.4f})"] = top["method"] == "mc"
     return all_of(cases, f"sizes s of {dataset} where MC has the largest sd")
+
+
+def report_parser(module: str, doc: str) -> argparse.ArgumentParser:
+    """The command line of ``python -m rfbench.reports.<module>``, with its ``--results`` option."""
+    parser = argparse.ArgumentParser(prog=f"python -m rfbench.reports.{module}", description=doc,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (<results>/qmc)")
+    return parser
+
+
+def run_report(parser: argparse.ArgumentParser, build: Callable[[], object], written: Path) -> None:
+    """Run ``build``; a missing file or a bad value exits 2 with ``<prog>: error: ...``, else say what was written."""
+    try:
+        build()
+    except (FileNotFoundError, ValueError) as err:
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
+    print(f"wrote {written}")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -46,7 +46,12 @@ def cell_text(row: pd.Series, digits: int, full: int | None = None) -> str:
     if row["verdict"] == NO_PUBLISHED:
         return f"{ours} ({NO_PUBLISHED})"
     partial = f", {int(row['n'])} of {full} trials" if full and row["n"] < full else ""
-    return f"{ours} ({published}) [{row['difference']:+.{min(digits, 2)}f}{partial}] {row['verdict']}"
+    return f"{ours} ({published}) [{signed(row['difference'], min(digits, 2))}{partial}] {row['verdict']}"
+
+
+def signed(value: float, digits: int) -> str:
+    """``value`` with its sign to ``digits`` decimals; one that rounds to zero is "+0.00", never "-0.00"."""
+    return f"{round(value, digits) + 0.0:+.{digits}f}"
 
 
 def side_by_side(table: pd.DataFrame, digits: int) -> pd.DataFrame:
@@ -57,7 +62,7 @@ def side_by_side(table: pd.DataFrame, digits: int) -> pd.DataFrame:
     out["ours"] = [mean_sd(m, s, f".{digits}f") for m, s in zip(table["mean"], table["sd"])]
     out["n"] = table["n"].fillna(0).astype(int)
     out["published"] = [mean_sd(m, s, f".{digits}f") for m, s in zip(table["published"], table["published_sd"])]
-    out["difference"] = table["difference"].map(lambda d: "" if np.isnan(d) else f"{d:+.{digits}f}")
+    out["difference"] = table["difference"].map(lambda d: "" if np.isnan(d) else signed(d, digits))
     out["verdict"] = table["verdict"]
     return out.fillna("")
 

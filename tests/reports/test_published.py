@@ -33,8 +33,8 @@ def test_a_valid_file_loads_with_numbers_as_floats_and_keys_as_text(tmp_path):
     ("qmc,Table 1,cpu,MC,100,relative error,0.03x,,fraction,\n",
      "line 3, column value: '0.03x' is not a number"),
     ("qmc,Table 1,cpu,MC,100,rel error,0.03,,fraction,\n",
-     "line 3, column metric: 'rel error' is not known; valid: ['gram error', 'relative error', 'test accuracy', "
-     "'test error', 'time', 'claim']"),
+     "line 3, column metric: 'rel error' is not known; valid: ['box discrepancy', 'gram error', 'relative error', "
+     "'test accuracy', 'test error', 'time', 'claim']"),
     ("qmc,Table 1,cpu,MC,100,relative error,0.03,,percent,\n",
      "line 3, column unit: 'percent' is not known; valid: ['fraction', '%', 's']"),
     ("qmc,Table 1,cpu,MC,100,relative error,,,fraction,\n", "line 3, column value: blank"),

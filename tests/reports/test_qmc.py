@@ -90,10 +90,18 @@ def test_table1_trial_prefix_equals_a_fresh_map_and_a_direct_ridge_solve(tmp_pat
 def test_published_claims_all_have_checks():
     """Every claim of the published CSV names a check the report runs (check_claims refuses others)."""
     table = qmc.load_published()
-    claims = set(table.loc[table["metric"] == "claim", "method"])
-    assert claims == {"qmc_below_mc_except_sobol", "halton_lattice_digital_lowest", "qmc_variance_below_mc",
-                      "scrambled_ratio_below_one", "scrambled_lattice_wins_large_s", "cpu_all_similar",
-                      "cpu_halton_lowest", "census_halton_lowest", "mc_highest_variance"}
+    claims = table[table["metric"] == "claim"].groupby("source")["method"].agg(set).to_dict()
+    assert claims == {
+        "Fig. 2": {"qmc_below_mc_except_sobol", "halton_lattice_digital_lowest", "qmc_variance_below_mc"},
+        "Fig. 3": {"scrambled_ratio_below_one", "scrambled_lattice_wins_large_s"},
+        "Table 1": {"cpu_all_similar", "cpu_halton_lowest", "census_halton_lowest", "mc_highest_variance"},
+        "Fig. 4": {"fig4_discrepancy_falls_with_s", "fig4_discrepancy_tracks_error"},
+        "Fig. 5": {"fig5_halton_below_mc", "fig5_global_order_below_halton", "fig5_half_box_focus"},
+        "Fig. 6": {"fig6_cpu_all_down", "fig6_housing_b_turn", "fig6_housing_b2_improved", "fig6_housing_b2_max_rises"},
+        "Fig. 7": {"fig7_discrepancy_falls", "fig7_half_box_higher", "fig7_greedy_above_global"},
+        "Table 3": {"t3_adaptive_beats_halton_cpu", "t3_adaptive_beats_halton_census", "t3_cpu_greedy_best",
+                    "t3_census_weighted_small_s", "t3_central_box_better"},
+    }
     cpu = table[(table["source"] == "Table 1") & (table["dataset"] == "cpu") & (table["metric"] != "claim")]
     assert len(cpu) == 15 and cpu.loc[cpu["method"] == "halton", "sd"].isna().all()
 
@@ -117,3 +125,18 @@ def test_fig2_and_fig3_reports_judge_the_claims(tmp_path):
     fig2 = (tmp_path / "fig2" / "fig2.md").read_text()
     fig3 = (tmp_path / "fig3" / "fig3.md").read_text()
     assert fig2.count("| holds") == 3 and "| fails" not in fig3 and fig3.count("| holds") == 2
+
+
+def test_run_report_turns_a_bad_value_into_exit_2(capsys, tmp_path):
+    parser = qmc.report_parser("qmc_x", "doc")
+
+    def build():
+        raise ValueError("no trials under x; run `make qmc-fig2` first")
+
+    with pytest.raises(SystemExit) as exit_info:
+        qmc.run_report(parser, build, tmp_path)
+    assert exit_info.value.code == 2
+    expected = "python -m rfbench.reports.qmc_x: error: no trials under x; run `make qmc-fig2` first\n"
+    assert capsys.readouterr().err == expected
+    qmc.run_report(parser, lambda: None, tmp_path / "fig9")
+    assert capsys.readouterr().out == f"wrote {tmp_path / 'fig9'}\n"

@@ -25,6 +25,16 @@ def test_cells_say_ours_published_difference_and_verdict():
     assert render.cell_text(cells.loc[("c", "m1")], 2) == "70.00 ± 1.00 (no published value)"
 
 
+def test_differences_that_round_to_zero_show_no_minus_sign():
+    assert render.signed(-0.0004, 2) == "+0.00"
+    assert render.signed(-0.004, 2) == "+0.00"
+    assert render.signed(-0.006, 2) == "-0.01"
+    assert render.signed(0.0, 3) == "+0.000"
+    row = _table().set_index(["dataset", "method"]).loc[("a", "m1")].copy()
+    row["difference"] = -1e-9
+    assert "[+0.00]" in render.cell_text(row, 2)
+
+
 def test_markdown_puts_both_sides_next_to_each_other_with_verdicts_and_counts(tmp_path):
     table = _table()
     body = render.side_by_side(table, 2)
