@@ -46,7 +46,7 @@ def cell_text(row: pd.Series, digits: int, full: int | None = None) -> str:
     if row["verdict"] == NO_PUBLISHED:
         return f"{ours} ({NO_PUBLISHED})"
     partial = f", {int(row['n'])} of {full} trials" if full and row["n"] < full else ""
-    return f"{ours} ({published}) [{signed(row['difference'], min(digits, 2))}{partial}] {row['verdict']}"
+    return f"{ours} ({published}) [{signed(row['difference'], digits)}{partial}] {row['verdict']}"
 
 
 def signed(value: float, digits: int) -> str:

@@ -62,9 +62,9 @@ def test_table1_gives_each_cell_a_verdict(tmp_path):
     assert table.loc[("cosh_gaussian", "Asy", "letter"), "verdict"] == "agrees"
     md = (tmp_path / "out" / "table1.md").read_text()
     assert "stratified split" in md and "nan" not in md
-    assert "| 92.800 ± 0.100 (92.787 ± 0.351) [+0.01] agrees " in md
-    assert "95.000 ± 0.000 (90.261 ± 0.120) [+4.74, 2 of 3 trials] ours better" in md  # sinh Asy has 3 trials
-    assert "| 82.000 (82.237 ± 1.206) [-0.24, 1 of 3 trials] agrees " in md
+    assert "| 92.800 ± 0.100 (92.787 ± 0.351) [+0.013] agrees " in md
+    assert "95.000 ± 0.000 (90.261 ± 0.120) [+4.739, 2 of 3 trials] ours better" in md  # sinh Asy has 3 trials
+    assert "| 82.000 (82.237 ± 1.206) [-0.237, 1 of 3 trials] agrees " in md
     assert "| not run (93.683 ± 0.481) " in md
     counts = re.findall(r"^\| (agrees|ours better|ours worse|not run) +\| +(\d+) \|$", md, flags=re.M)
     # cells (RBF cod_rna 95.8 agrees with 95.831 +- 0.069), then claims
