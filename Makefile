@@ -18,7 +18,7 @@ RESULTS ?= results
 
 .PHONY: install run test lint bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 \
         askrff-equal-width tutorial report rr rr-table1 rr-cpu_act rr-census_house rr-a9a \
-        li li-fig1 li-fig2 li-fig3 li-fig4 li-tables
+        li li-fig1 li-fig2 li-fig3 li-fig4 li-tables li-fig6 li-fig7 li-fig10
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -107,7 +107,20 @@ LI_WIDE_C ?= [-6,-4,-2,0,2,4,6,8,10,12,14,16]
 LI_SVM       = $(SWEEP) experiment=li_kernel_svm kernel=linear feature_map=identity classifier=svc_named \
 	  classifier.selection=$(LI_SELECTION) dataset=$(LI_DATASETS)
 
-li: li-fig1 li-fig2 li-fig3 li-fig4 li-tables
+# li-fig7 / li-fig10: LibLinear on GCWS (b-bit codes, sparse: solver 1) and NRFF features against C,
+# every C scored on the test set (Li's protocol), with the linear baseline on the data; Li averages
+# 10 repetitions, experiment=li_hashing runs 1 (ARGS=experiment.trials=10 for his). C here is
+# LibLinear's on features of unit-norm rows (GCWS: k nonzeros of 1/sqrt(k)), so Li's C is ours / k.
+LI_HASH      = $(SWEEP) experiment=li_hashing classifier=liblinear classifier.selection=test_grid \
+	  'classifier.log2_C=$(LI_HASH_C)'
+LI_HASH_C   ?= [-2,0,2,4,6,8,10,12]
+LI_FIG7_K   ?= 16,32,64,128,256
+LI_FIG7_B   ?= 1,2,4
+LI_FIG7_GAMMA ?= 11
+LI_FIG10_K  ?= 128,256,512,1024
+LI_FIG10_GAMMA ?= 1,4,16
+
+li: li-fig1 li-fig2 li-fig3 li-fig4 li-tables li-fig6 li-fig7 li-fig10
 
 li-fig1 li-fig2 li-fig3 li-fig4: $(STAMP)
 	$(LI_REPORT) $(@:li-%=%)
@@ -116,6 +129,22 @@ li-tables: $(STAMP)
 	$(LI_SVM) classifier.metric=gmm,linear 'classifier.log2_C=$(LI_WIDE_C)'
 	$(LI_SVM) classifier.metric=cosine_rbf
 	$(LI_REPORT) tables
+
+li-fig6: $(STAMP)  ## accuracy vs C from li-tables' grid.csv files (no training)
+	$(LI_REPORT) fig6
+
+li-fig7: $(STAMP)  ## Letter: GCWS (b = 1, 2, 4; letter's 32 indices allow b <= 5) vs NRFF at Li's gamma 11
+	$(LI_HASH) dataset=letter_li kernel=gmm feature_map.n_components=$(LI_FIG7_K) feature_map.b=$(LI_FIG7_B) \
+	  classifier.solver=1
+	$(LI_HASH) dataset=letter_li kernel=cosine_rbf kernel.gamma=$(LI_FIG7_GAMMA) feature_map.n_components=$(LI_FIG7_K)
+	$(LI_HASH) dataset=letter_li kernel=linear feature_map=identity
+	$(LI_REPORT) fig7
+
+li-fig10: $(STAMP)  ## ijcnn1: GCWS b = 6 (its 44 indices: Li's b = 8 keeps them all too) vs NRFF over gammas
+	$(LI_HASH) dataset=ijcnn1_li kernel=gmm feature_map.n_components=$(LI_FIG10_K) feature_map.b=6 classifier.solver=1
+	$(LI_HASH) dataset=ijcnn1_li kernel=cosine_rbf kernel.gamma=$(LI_FIG10_GAMMA) feature_map.n_components=$(LI_FIG10_K)
+	$(LI_HASH) dataset=ijcnn1_li kernel=linear feature_map=identity
+	$(LI_REPORT) fig10
 
 # --- The project's report: results/REPORT.md from every paper's committed results ---------------
 report: $(STAMP)  ## every paper beside its published values, verdict counts per paper (REPORT.png)
