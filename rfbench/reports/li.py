@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rfbench.reports import li_curves, li_tables, li_theory
+from rfbench.reports import li_curves, li_tables, li_theory, published
 
 PAPER = "li"
 #: Figs. 7 and 10: the dataset of each and its title.
@@ -38,7 +38,10 @@ def main(argv: list[str] | None = None) -> None:
             li_curves.fig6(args.results / PAPER / li_tables.RUNS, out, li_tables.PAPER_DATASET)
         elif args.target in HASHING:
             dataset, title = HASHING[args.target]
-            li_curves.hashing(args.results / PAPER / "hashing", out, dataset, args.target, title)
+            pub = published.load(published.path_of(PAPER))
+            linear = pub[(pub["dataset"] == li_tables.PAPER_DATASET[dataset]) & (pub["method"] == "linear")]
+            li_curves.hashing(args.results / PAPER / "hashing", out, dataset, args.target, title,
+                              linear["value"].iloc[0] if len(linear) else None)
         else:
             li_theory.FIGURES[args.target](out, seed=args.seed)
     except (FileNotFoundError, ValueError) as err:

@@ -91,8 +91,12 @@ def _above_linear(best: pd.DataFrame) -> ClaimCheck:
                       + (f"; not on {', '.join(fails)}" if fails else ""))
 
 
-def hashing(root: Path, out: Path, dataset: str, figure: str, title: str) -> pd.DataFrame:
+def hashing(root: Path, out: Path, dataset: str, figure: str, title: str,
+            published_linear: float | None = None) -> pd.DataFrame:
     """Fig. 7 or 10 for ``dataset`` from the runs below ``root``: ``out/<figure>.{csv,png,md}``.
+
+    ``published_linear``, the paper's linear SVM accuracy (%) on the dataset (Table 2), is set
+    beside our linear baseline.
 
     Returns the curves: accuracy (mean over trials) per method, k, b, gamma and C (ours and Li's).
     """
@@ -120,6 +124,10 @@ def hashing(root: Path, out: Path, dataset: str, figure: str, title: str) -> pd.
         ("Best test accuracy (%) over C, per k", best),
         ("Claims of the paper", pd.DataFrame([{"claim": c, "verdict": _verdict(v), "detail": v.evidence}
                                                for c, v in claims])),
+        ("Linear baseline", (f"ours {best['linear'].max():.2f} %" if best["linear"].notna().any() else "ours not run")
+                            + " (LibLinear on the unit rows, best C); "
+                            + (f"the paper's Table 2: {published_linear:.2f} %" if published_linear else
+                               "no published value")),
         ("", f"Figure: [{figure}.png]({figure}.png), x-axis Li's C (ours / k for GCWS); every point with our "
              f"C: `{figure}.csv`. Accuracies are means over the trials column's repetitions (Li: 10).")],
         deviations(trials))
