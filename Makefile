@@ -114,11 +114,11 @@ LI_SVM       = $(SWEEP) experiment=li_kernel_svm kernel=linear feature_map=ident
 LI_HASH      = $(SWEEP) experiment=li_hashing classifier=liblinear classifier.selection=test_grid \
 	  'classifier.log2_C=$(LI_HASH_C)'
 LI_HASH_C   ?= [-2,0,2,4,6,8,10,12]
-LI_FIG7_K   ?= 16,32,64,128,256
+LI_FIG7_K   ?= 16,32,64,128,256,512,1024
 LI_FIG7_B   ?= 1,2,4
 LI_FIG7_GAMMA ?= 11
 LI_FIG10_K  ?= 128,256,512,1024
-LI_FIG10_GAMMA ?= 1,4,16
+LI_FIG10_GAMMA ?= 0.0625,0.125,0.25,0.5,1,2,4,16
 
 li: li-fig1 li-fig2 li-fig3 li-fig4 li-tables li-fig6 li-fig7 li-fig10
 

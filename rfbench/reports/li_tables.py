@@ -143,7 +143,7 @@ def _missing(table: pd.DataFrame) -> pd.DataFrame:
     ran = set(table.dropna(subset=["mean"])["dataset"])
     names = [n for n in dict.fromkeys(table["dataset"]) if n not in ran]
     configs = {paper: config for config, paper in PAPER_DATASET.items()}
-    reasons = [f"config dataset={configs[n]}: not run yet" if n in configs else
-               NOT_OBTAINABLE.get(n, "not in ../shared/datasets") for n in names]
+    reasons = [NOT_OBTAINABLE.get(n) or (f"config dataset={configs[n]}: not run yet" if n in configs
+                                         else "not in ../shared/datasets") for n in names]
     return pd.DataFrame({"dataset": names, "reason": reasons})
 
