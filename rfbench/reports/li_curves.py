@@ -150,11 +150,12 @@ def _hash_panel(ax, curves: pd.DataFrame, k: float) -> None:
         ax.plot(curve["C_li"], curve["accuracy"], "-", marker="s", ms=3, label=f"GCWS b={b:g}")
     nrff = curves[(curves["method"] == "NRFF") & (curves["k"] == k)]
     if len(nrff):
-        ax.plot(nrff["C_li"], nrff["accuracy"], "b--o", ms=3, label=f"NRFF gamma={nrff['gamma'].iloc[0]:g}")
+        ax.plot(nrff["C_li"], nrff["accuracy"], "b--o", ms=3, label="NRFF at its best gamma")
     linear = curves[curves["method"] == "linear"]
     ax.plot(linear["C_li"], linear["accuracy"], "k-*", ms=4, label="linear")
     ax.set_xscale("log", base=2)
-    ax.set_title(f"k = {k:g}", fontsize=9)
+    gamma = f", NRFF gamma {nrff['gamma'].iloc[0]:g}" if len(nrff) else ""
+    ax.set_title(f"k = {k:g}{gamma}", fontsize=9)
 
 
 def _best_per_k(curves: pd.DataFrame) -> pd.DataFrame:
