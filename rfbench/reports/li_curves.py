@@ -146,8 +146,10 @@ def _best_nrff_gamma(curves: pd.DataFrame) -> pd.DataFrame:
 
 
 def _hash_panel(ax, curves: pd.DataFrame, k: float) -> None:
-    for b, curve in curves[(curves["method"] == "GCWS") & (curves["k"] == k)].groupby("b"):
-        ax.plot(curve["C_li"], curve["accuracy"], "-", marker="s", ms=3, label=f"GCWS b={b:g}")
+    gcws = curves[curves["method"] == "GCWS"]
+    colors = {b: f"C{i}" for i, b in enumerate(sorted(gcws["b"].unique()))}  # the same b, the same colour
+    for b, curve in gcws[gcws["k"] == k].groupby("b"):
+        ax.plot(curve["C_li"], curve["accuracy"], "-", marker="s", ms=3, color=colors[b], label=f"GCWS b={b:g}")
     nrff = curves[(curves["method"] == "NRFF") & (curves["k"] == k)]
     if len(nrff):
         ax.plot(nrff["C_li"], nrff["accuracy"], "b--o", ms=3, label="NRFF at its best gamma")
