@@ -18,7 +18,7 @@ RESULTS ?= results
 
 .PHONY: install run test lint bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 \
         askrff-equal-width tutorial report rr rr-table1 rr-cpu_act rr-census_house rr-a9a rr-kddcup99 \
-        li li-fig1 li-fig2 li-fig3 li-fig4 li-tables
+        li li-fig1 li-fig2 li-fig3 li-fig4 li-tables li-fig6 li-fig7 li-fig10
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -99,19 +99,56 @@ tutorial: $(STAMP)  ## the tutorial's 1-D kernel estimate from K random features
 # on the test grid (Li's protocol) and by 5-fold CV beside it; resumable (one trial per run).
 # The report (rfbench/reports/li.py) compares with rfbench/reports/published/li.csv.
 LI_REPORT    = $(BIN)/python -m rfbench.reports.li --results $(RESULTS)
-LI_DATASETS ?= spambase_li,robot_navigation_li,page_blocks_li,splice_li,satimage_li,letter_libsvm,magic_li,skin10k_li
+LI_DATASETS ?= imageseg_li,vowel_li,car_li,ctg_li,splice_li,shuttle500_li,spambase_li,thyroid_li,robot_navigation_li,page_blocks_li,musk_li,satimage_li,magic_li,skin10k_li,letter_li
 LI_SELECTION ?= test_grid,cv
+# Linear SVMs on unit rows want C above svc_named's 2^10: a wider C grid for linear and GMM (cheap);
+# RBF's 58 gammas keep svc_named's 2^-6..2^10.
+LI_WIDE_C ?= [-6,-4,-2,0,2,4,6,8,10,12,14,16]
 LI_SVM       = $(SWEEP) experiment=li_kernel_svm kernel=linear feature_map=identity classifier=svc_named \
 	  classifier.selection=$(LI_SELECTION) dataset=$(LI_DATASETS)
 
-li: li-fig1 li-fig2 li-fig3 li-fig4 li-tables
+# li-fig7 / li-fig10: LibLinear on GCWS (b-bit codes, sparse: solver 1) and NRFF features against C,
+# every C scored on the test set (Li's protocol), with the linear baseline on the data; Li averages
+# 10 repetitions, experiment=li_hashing runs 1 (ARGS=experiment.trials=10 for his). C here is
+# LibLinear's on features of unit-norm rows (GCWS: k nonzeros of 1/sqrt(k)), so Li's C is ours / k.
+# NRFF's best C lies higher than GCWS's (ijcnn1: at 2^12 for k <= 256): its grid reaches 2^16.
+LI_HASH      = $(SWEEP) experiment=li_hashing classifier=liblinear classifier.selection=test_grid
+LI_HASH_C   ?= [-2,0,2,4,6,8,10,12]
+LI_NRFF_C   ?= [-2,0,2,4,6,8,10,12,14,16]
+LI_FIG7_K   ?= 16,32,64,128,256,512,1024
+LI_FIG7_B   ?= 1,2,4
+LI_FIG7_GAMMA ?= 11
+LI_FIG10_K  ?= 128,256,512,1024
+LI_FIG10_GAMMA ?= 0.0625,0.125,0.25,0.5,1,2,4,16
+
+li: li-fig1 li-fig2 li-fig3 li-fig4 li-tables li-fig6 li-fig7 li-fig10
 
 li-fig1 li-fig2 li-fig3 li-fig4: $(STAMP)
 	$(LI_REPORT) $(@:li-%=%)
 
 li-tables: $(STAMP)
-	$(LI_SVM) classifier.metric=linear,gmm,cosine_rbf
+	$(LI_SVM) classifier.metric=gmm,linear 'classifier.log2_C=$(LI_WIDE_C)'
+	$(LI_SVM) classifier.metric=cosine_rbf
 	$(LI_REPORT) tables
+
+li-fig6: $(STAMP)  ## accuracy vs C from li-tables' grid.csv files (no training)
+	$(LI_REPORT) fig6
+
+li-fig7: $(STAMP)  ## Letter: GCWS (b = 1, 2, 4; letter's 32 indices allow b <= 5) vs NRFF at Li's gamma 11
+	$(LI_HASH) dataset=letter_li kernel=gmm feature_map.n_components=$(LI_FIG7_K) feature_map.b=$(LI_FIG7_B) \
+	  classifier.solver=1 'classifier.log2_C=$(LI_HASH_C)'
+	$(LI_HASH) dataset=letter_li kernel=cosine_rbf kernel.gamma=$(LI_FIG7_GAMMA) feature_map.n_components=$(LI_FIG7_K) \
+	  'classifier.log2_C=$(LI_NRFF_C)'
+	$(LI_HASH) dataset=letter_li kernel=linear feature_map=identity 'classifier.log2_C=$(LI_HASH_C)'
+	$(LI_REPORT) fig7
+
+li-fig10: $(STAMP)  ## ijcnn1: GCWS b = 6 (its 44 indices: Li's b = 8 keeps them all too) vs NRFF over gammas
+	$(LI_HASH) dataset=ijcnn1_li kernel=gmm feature_map.n_components=$(LI_FIG10_K) feature_map.b=6 classifier.solver=1 \
+	  'classifier.log2_C=$(LI_HASH_C)'
+	$(LI_HASH) dataset=ijcnn1_li kernel=cosine_rbf kernel.gamma=$(LI_FIG10_GAMMA) feature_map.n_components=$(LI_FIG10_K) \
+	  'classifier.log2_C=$(LI_NRFF_C)'
+	$(LI_HASH) dataset=ijcnn1_li kernel=linear feature_map=identity 'classifier.log2_C=$(LI_HASH_C)'
+	$(LI_REPORT) fig10
 
 # --- The project's report: results/REPORT.md from every paper's committed results ---------------
 report: $(STAMP)  ## every paper beside its published values, verdict counts per paper (REPORT.png)

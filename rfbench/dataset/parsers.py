@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import xlrd
 from sklearn.datasets import load_svmlight_file
 
 from .errors import DatasetError
@@ -71,6 +72,45 @@ def parse_delimited(path: Path, n_features: int, *, label_column: int | str, del
                             compression="infer")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise DatasetError(f"{path}: cannot parse as delimited text (delimiter {delimiter!r}): {exc}") from exc
+    return _columns_to_arrays(frame, path, n_features, label_column=label_column, drop_columns=drop_columns,
+                              categorical=categorical, label_map=label_map, label_default=label_default)
+
+
+def parse_excel(path: Path, n_features: int, *, sheet: str, label_column: int | str, header: bool = True,
+                skip_rows: int = 0, drop_columns: Sequence[int | str] = (), categorical: Sequence[int | str] = (),
+                label_map: Mapping | None = None, label_default: str | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """One sheet of an Excel 97-2003 workbook (``.xls``, read with xlrd), one row per sample.
+
+    The column options are :func:`parse_delimited`'s. Rows whose label cell is empty are not
+    samples (a spreadsheet's blank rows and the summaries under its table) and are left out.
+
+    Parameters
+    ----------
+    sheet : str
+        The sheet's name, e.g. ``Raw Data`` in UCI's CTG.xls.
+    """
+    try:
+        book = xlrd.open_workbook(os.fspath(path), on_demand=True)
+    except xlrd.XLRDError as exc:
+        raise DatasetError(f"{path}: cannot read as an .xls workbook: {exc}") from exc
+    if sheet not in book.sheet_names():
+        raise DatasetError(f"{path}: no sheet {sheet!r}; sheets: {book.sheet_names()}")
+    table = book.sheet_by_name(sheet)
+    rows = [table.row_values(i) for i in range(skip_rows, table.nrows)]
+    if len(rows) < 1 + header:
+        raise DatasetError(f"{path}: sheet {sheet!r} has no data rows after skip_rows={skip_rows}")
+    frame = pd.DataFrame(rows[header:], columns=rows[0] if header else None).replace("", np.nan)
+    label = _column_key(frame.columns, label_column, "label_column", path)
+    frame = frame[frame[label].notna()].infer_objects()
+    return _columns_to_arrays(frame, path, n_features, label_column=label_column, drop_columns=drop_columns,
+                              categorical=categorical, label_map=label_map, label_default=label_default)
+
+
+def _columns_to_arrays(frame: pd.DataFrame, path: Path, n_features: int, *, label_column: int | str,
+                       drop_columns: Sequence[int | str], categorical: Sequence[int | str],
+                       label_map: Mapping | None, label_default: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """Features and labels of a parsed table, as the column options say."""
     label = _column_key(frame.columns, label_column, "label_column", path)
     dropped = [_column_key(frame.columns, c, "drop_columns", path) for c in drop_columns]
     symbolic = {_column_key(frame.columns, c, "categorical", path) for c in categorical}
@@ -111,6 +151,7 @@ PARSERS: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
     "libsvm": parse_libsvm,
     "csv": parse_delimited,
     "tsv": functools.partial(parse_delimited, delimiter="\t"),
+    "excel": parse_excel,
 }
 
 

@@ -1,26 +1,31 @@
 """Li (KDD 2017), "Linearized GMM kernels and normalized random Fourier features": Figures 1-4
-(theory, :mod:`rfbench.reports.li_theory`) and Tables 1-3 (exact kernel SVMs, ``table``).
+(theory, :mod:`rfbench.reports.li_theory`), Tables 1-3 (exact kernel SVMs, ``tables``), and
+Figures 6, 7 and 10 (accuracy against C, :mod:`rfbench.reports.li_curves`).
 
-    python -m rfbench.reports.li {fig1,fig2,fig3,fig4,tables} [--results results]
+    python -m rfbench.reports.li {fig1,fig2,fig3,fig4,tables,fig6,fig7,fig10} [--results results]
 
-writes ``<results>/li/<target>/``. The figures need no dataset; the tables read the runs of
-the ``li-tables`` make target below ``<results>/li/kernel_svm/runs`` and compare them with
-``rfbench/reports/published/li.csv``.
+writes ``<results>/li/<target>/``. Figures 1-4 need no dataset; the tables and Fig. 6 read the
+runs of the ``li-tables`` make target below ``<results>/li/kernel_svm/runs`` (the tables compare
+them with ``rfbench/reports/published/li.csv``); Figs. 7 and 10 read those of ``li-fig7`` and
+``li-fig10`` below ``<results>/li/hashing/runs``.
 """
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from rfbench.reports import li_tables, li_theory
+from rfbench.reports import li_curves, li_tables, li_theory, published
 
 PAPER = "li"
+#: Figs. 7 and 10: the dataset of each and its title.
+HASHING = {"fig7": ("letter_li", "Li Fig. 7, Letter: LibLinear on GCWS (solid) and NRFF (dashed) vs C"),
+           "fig10": ("ijcnn1_li", "Li Fig. 10, IJCNN: LibLinear on GCWS (b = 6) and NRFF vs C")}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m rfbench.reports.li", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("target", choices=[*li_theory.FIGURES, "tables"])
+    parser.add_argument("target", choices=[*li_theory.FIGURES, "tables", "fig6", *HASHING])
     parser.add_argument("--results", type=Path, default=Path("results"),
                         help="results tree; the target writes <results>/li/<target>")
     parser.add_argument("--seed", type=int, default=0, help="figures: seed of the simulations")
@@ -29,6 +34,14 @@ def main(argv: list[str] | None = None) -> None:
     try:
         if args.target == "tables":
             li_tables.tables(args.results / PAPER / li_tables.RUNS, out)
+        elif args.target == "fig6":
+            li_curves.fig6(args.results / PAPER / li_tables.RUNS, out, li_tables.PAPER_DATASET)
+        elif args.target in HASHING:
+            dataset, title = HASHING[args.target]
+            pub = published.load(published.path_of(PAPER))
+            linear = pub[(pub["dataset"] == li_tables.PAPER_DATASET[dataset]) & (pub["method"] == "linear")]
+            li_curves.hashing(args.results / PAPER / "hashing", out, dataset, args.target, title,
+                              linear["value"].iloc[0] if len(linear) else None)
         else:
             li_theory.FIGURES[args.target](out, seed=args.seed)
     except (FileNotFoundError, ValueError) as err:

@@ -172,3 +172,39 @@ def test_unknown_format_or_options_list_valid_choices(tmp_path, fmt, options, me
     with pytest.raises(DatasetError) as err:
         parse_file(tmp_path / "unused", fmt, options, 3)
     assert message in str(err.value)
+
+
+CTG_TEXT_COLUMNS = ["FileName", "Date", "SegFile"]
+
+
+def test_excel_reads_the_real_ctg_sheet_without_its_blank_and_summary_rows(real_file):
+    # PROVENANCE.md: 2,126 data rows, 40 columns; UCI's NSP counts 1,655 normal, 295 suspect, 176
+    # pathologic. The first row (CTG0001.txt) reads b = 240, e = 357, LBE = LB = 120 in the sheet.
+    path = real_file("ctg_li", "data")
+    X, y = parse_file(path, "excel", {"sheet": "Raw Data", "label_column": "NSP",
+                                      "drop_columns": [*CTG_TEXT_COLUMNS, "CLASS"]}, 35)
+    assert X.shape == (2126, 35)
+    assert X[0, :4].tolist() == [240, 357, 120, 120]
+    labels, counts = np.unique(y, return_counts=True)
+    assert labels.tolist() == [1, 2, 3] and counts.tolist() == [1655, 295, 176]
+    _, y10 = parse_file(path, "excel", {"sheet": "Raw Data", "label_column": -2,
+                                        "drop_columns": [*CTG_TEXT_COLUMNS, "NSP"]}, 35)
+    assert np.unique(y10).tolist() == list(range(1, 11))
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"sheet": "Sheet1", "label_column": "NSP"}, "no sheet 'Sheet1'; sheets: ['Description', 'Data', 'Raw Data']"),
+    ({"sheet": "Raw Data", "label_column": "NSP"}, "feature column 'FileName' is not numeric"),
+    ({"sheet": "Raw Data", "label_column": "nsp"}, "label_column: no column 'nsp'"),
+])
+def test_excel_errors_name_the_sheet_or_column(real_file, options, message):
+    with pytest.raises(DatasetError) as err:
+        parse_file(real_file("ctg_li", "data"), "excel", options, 35)
+    assert message in str(err.value)
+
+
+def test_excel_refuses_a_file_that_is_not_a_workbook(tmp_path):
+    path = tmp_path / "d.xls"
+    path.write_text("1,2,0\n")
+    with pytest.raises(DatasetError, match="d.xls: cannot read as an .xls workbook"):
+        parse_file(path, "excel", {"sheet": "Data", "label_column": 0}, 2)

@@ -29,6 +29,7 @@ def test_tables_compare_test_grid_cells_and_show_cv_beside(tmp_path):
     text = (tmp_path / "out" / "tables.md").read_text()
     row = next(line for line in text.splitlines() if line.startswith("| SpamBase"))
     assert "| 0.1; 0.2 " in row and "| 93.11 " in row  # our gamma; the paper's; gmm chosen by CV
-    assert "| Musk " in text and "molecule name" in text  # not obtainable, with its reason
+    assert "| Parkinson " in text and "1,040-row" in text  # not obtainable, with its reason
+    assert "| Musk " in text and "dataset=musk_li: not run yet" in text
     assert "selected on test" in text
     assert "| holds     | GMM above RBF on 1 of 1 datasets (SpamBase)" in text  # 94.20 > 94.00

@@ -1,0 +1,67 @@
+"""Li Figs 6, 7, 10 reports on small trees of runs written here: curves from grid.csv, claims."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from rfbench.reports.li_curves import fig6, hashing
+
+
+def write_run(root, run_id, config, grid):
+    """One run: its trials.csv (config columns, one trial) and grid.csv ((gamma, C) -> test score)."""
+    run = root / "runs" / run_id
+    run.mkdir(parents=True)
+    pd.DataFrame([{**config, "run_id": run_id, "trial": 0, "test_accuracy": max(s for *_, s in grid),
+                   "deviations": ""}]).to_csv(run / "trials.csv", index=False)
+    pd.DataFrame([{"gamma": g, "C": c, "cv_score": np.nan, "test_score": s, "run_id": run_id, "trial": 0}
+                  for g, c, s in grid]).to_csv(run / "grid.csv", index=False)
+
+
+def svm(dataset, metric):
+    return {"dataset.name": dataset, "classifier.metric": metric, "classifier.selection": "test_grid"}
+
+
+def test_fig6_takes_rbf_at_its_best_gamma_for_every_c(tmp_path):
+    nan = np.nan
+    write_run(tmp_path, "l", svm("spambase_li", "linear"), [(nan, 1, 0.80), (nan, 4, 0.85)])
+    write_run(tmp_path, "r", svm("spambase_li", "cosine_rbf"),
+              [(0.1, 1, 0.90), (0.1, 4, 0.88), (2.0, 1, 0.86), (2.0, 4, 0.91)])
+    write_run(tmp_path, "g", svm("spambase_li", "gmm"), [(nan, 1, 0.84), (nan, 4, 0.83)])
+    curves = fig6(tmp_path, tmp_path / "out", {"spambase_li": "SpamBase"}).set_index(["method", "C"])
+    assert curves.loc[("rbf", 1), "accuracy"] == pytest.approx(90.0)  # gamma 0.1 wins at C = 1
+    assert curves.loc[("rbf", 4), "accuracy"] == pytest.approx(91.0)  # gamma 2 at C = 4
+    text = (tmp_path / "out" / "fig6.md").read_text()
+    assert "fails: both above linear on 0 of 1 datasets; not on SpamBase" in text  # GMM 84 < linear 85
+    assert "| SpamBase  | linear   |" in text  # best C = 4, the grid's largest
+    assert (tmp_path / "out" / "fig6.png").stat().st_size > 0
+
+
+def hashed(kernel, k, b=np.nan, gamma=np.nan):
+    return {"dataset.name": "letter_li", "kernel.name": kernel, "feature_map.n_components": k,
+            "feature_map.b": b, "kernel.gamma": gamma}
+
+
+def test_hashing_puts_gcws_c_in_lis_units_and_nrff_at_its_best_gamma(tmp_path):
+    nan = np.nan
+    write_run(tmp_path, "g1", hashed("gmm", 16, b=1), [(nan, 16, 0.50), (nan, 64, 0.60)])
+    write_run(tmp_path, "g4", hashed("gmm", 16, b=4), [(nan, 16, 0.70), (nan, 64, 0.65)])
+    write_run(tmp_path, "n1", hashed("cosine_rbf", 16, gamma=1.0), [(nan, 16, 0.55), (nan, 64, 0.58)])
+    write_run(tmp_path, "n11", hashed("cosine_rbf", 16, gamma=11.0), [(nan, 16, 0.40), (nan, 64, 0.66)])
+    write_run(tmp_path, "lin", {**hashed("linear", nan)}, [(nan, 16, 0.62), (nan, 64, 0.61)])
+    curves = hashing(tmp_path, tmp_path / "out", "letter_li", "fig7", "test", published_linear=61.66)
+    gcws = curves[(curves["method"] == "GCWS") & (curves["b"] == 4)].set_index("C")
+    assert gcws.loc[64, "C_li"] == 4.0 and gcws.loc[64, "accuracy"] == pytest.approx(65.0)
+    nrff = curves[curves["method"] == "NRFF"]
+    assert set(nrff["gamma"]) == {11.0}  # 66 > 58 at its best C
+    text = (tmp_path / "out" / "fig7.md").read_text()
+    row = next(line for line in text.splitlines() if line.startswith("|  16 "))
+    # k, GCWS b=1, b=4, NRFF, its gamma, linear, trials: each the best over C
+    assert [cell.strip() for cell in row.split("|")[1:-1]] == ["16", "60", "70", "66", "11", "62", "1"]
+    assert "holds     | above at 1 of 1 k" in text  # GCWS 70 > NRFF 66
+    assert "GCWS 70.00 vs linear 62.00" in text
+    assert "ours 62.00 % (LibLinear on the unit rows, best C); the paper's Table 2: 61.66 %" in text
+
+
+def test_hashing_without_runs_of_the_dataset_is_an_error(tmp_path):
+    write_run(tmp_path, "g1", hashed("gmm", 16, b=1), [(np.nan, 16, 0.5)])
+    with pytest.raises(FileNotFoundError, match="dataset=ijcnn1_li"):
+        hashing(tmp_path, tmp_path / "out", "ijcnn1_li", "fig10", "test")
