@@ -14,6 +14,10 @@ Split kinds (the ``split`` node of a dataset config):
     are left out.
 ``{kind: stratified, file: <file key>, test_fraction: float, seed: int}``
     A class-stratified random partition of one file.
+
+For ``random`` and ``stratified``, ``file`` may also be a list of file keys: their
+rows are pooled in that order first (e.g. a publisher's train and test files, when
+a paper re-split their union).
 """
 from __future__ import annotations
 
@@ -60,14 +64,17 @@ def check_split(split: Mapping, file_keys: list[str]) -> None:
 
 def required_files(split: Mapping) -> tuple[str, ...]:
     """The file keys a split reads."""
-    return (split["train"], split["test"]) if split["kind"] == "files" else (split["file"],)
+    if split["kind"] == "files":
+        return split["train"], split["test"]
+    return tuple(split["file"]) if isinstance(split["file"], (list, tuple)) else (split["file"],)
 
 
 def apply_split(split: Mapping, data: Mapping[str, Arrays]) -> tuple[Arrays, Arrays]:
     """``((X_train, y_train), (X_test, y_test))`` from parsed files keyed as in the config."""
     if split["kind"] == "files":
         return data[split["train"]], data[split["test"]]
-    X, y = data[split["file"]]
+    pooled = [data[key] for key in required_files(split)]
+    X, y = np.concatenate([X for X, _ in pooled]), np.concatenate([y for _, y in pooled])
     if split["kind"] == "random":
         train, test = _random_indices(len(y), split["n_train"], split["n_test"], split["seed"])
     else:

@@ -47,10 +47,23 @@ def test_files_split_uses_the_named_files_as_is():
     assert train is data["tr"] and test is data["te"]
 
 
+def test_a_list_of_files_is_pooled_in_order_before_the_random_split():
+    data = {"a": (DATA["data"][0][:70], DATA["data"][1][:70]), "b": (DATA["data"][0][70:], DATA["data"][1][70:])}
+    split = {"kind": "random", "file": ["a", "b"], "n_train": 60, "n_test": 40, "seed": 3}
+    pooled = apply_split(split, data)
+    single = apply_split({**split, "file": "data"}, DATA)
+    for part, reference in zip(pooled, single):
+        np.testing.assert_array_equal(part[0], reference[0])
+        np.testing.assert_array_equal(part[1], reference[1])
+    assert sorted([*row_ids(pooled[0]), *row_ids(pooled[1])]) == list(range(N))  # every row of both files
+
+
 @pytest.mark.parametrize("split, message", [
     ({"kind": "kfold"}, "unknown split kind 'kfold'; valid kinds: files, random, stratified"),
     ({"kind": "random", "file": "data", "n_train": 5}, "takes exactly ['file', 'n_test', 'n_train', 'seed']"),
     ({"kind": "files", "train": "data", "test": "tst"}, "refers to file 'tst', but files has only ['data']"),
+    ({"kind": "random", "file": ["data", "tst"], "n_train": 5, "n_test": 5, "seed": 0},
+     "refers to file 'tst', but files has only ['data']"),
     ({"kind": "random", "file": "data", "n_train": 0, "n_test": 5, "seed": 0}, "positive integers, got 0, 5"),
     ({"kind": "stratified", "file": "data", "test_fraction": 1.5, "seed": 0}, "in (0, 1), got 1.5"),
 ])
