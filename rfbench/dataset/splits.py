@@ -74,7 +74,9 @@ def apply_split(split: Mapping, data: Mapping[str, Arrays]) -> tuple[Arrays, Arr
     if split["kind"] == "files":
         return data[split["train"]], data[split["test"]]
     pooled = [data[key] for key in required_files(split)]
-    X, y = np.concatenate([X for X, _ in pooled]), np.concatenate([y for _, y in pooled])
+    # one file is used as it is: a copy of a large dataset is what the split's indexing avoids
+    X, y = pooled[0] if len(pooled) == 1 else (np.concatenate([X for X, _ in pooled]),
+                                                np.concatenate([y for _, y in pooled]))
     if split["kind"] == "random":
         train, test = _random_indices(len(y), split["n_train"], split["n_test"], split["seed"])
     else:
