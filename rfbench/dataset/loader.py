@@ -12,9 +12,9 @@ from omegaconf import DictConfig, OmegaConf
 from .cache import resolve_cache_dir
 from .errors import DatasetError
 from .parsed_cache import load_parsed
-from .parsers import check_format
+from .parsers import check_companion, check_format
 from .preprocessing import SCALINGS, encode_labels
-from .sources import candidate_sources, fetch, resolve_mirror
+from .sources import FetchedFile, candidate_sources, fetch, resolve_mirror
 from .splits import apply_split, check_split, required_files
 
 _REQUIRED_KEYS = ("name", "n_features", "files", "split")
@@ -105,15 +105,29 @@ def _targets(y: np.ndarray, cfg: Mapping) -> np.ndarray:
 
 
 def _load_file(cfg: Mapping, key: str, cache_dir: Path, mirror: str | None) -> tuple[np.ndarray, np.ndarray]:
+    spec = cfg["files"][key]
+    labels = _fetch(cfg, _labels_spec(spec), cache_dir, mirror) if "labels" in spec else None
+    return load_parsed(_fetch(cfg, spec, cache_dir, mirror), cfg["n_features"], cache_dir, labels)
+
+
+def _fetch(cfg: Mapping, spec: Mapping, cache_dir: Path, mirror: str | None) -> FetchedFile:
     try:
-        fetched = fetch(cfg["files"][key], cache_dir, mirror, allow_unverified=bool(cfg.get("allow_unverified")))
+        return fetch(spec, cache_dir, mirror, allow_unverified=bool(cfg.get("allow_unverified")))
     except DatasetError as exc:
         if not cfg.get("fallback"):
             raise
         raise DatasetError(f"dataset {cfg['name']!r}: {exc}\nThe documented fallback without this file is "
                            f"dataset={cfg['fallback']} (its deviations say how it departs from the paper)."
                            ) from exc
-    return load_parsed(fetched, cfg["n_features"], cache_dir)
+
+
+def _labels_spec(spec: Mapping) -> Mapping:
+    """The file spec of a data file's companion label file (its ``labels``: path, sha256, urls)."""
+    labels = spec["labels"]
+    if not isinstance(labels, Mapping):
+        raise DatasetError(f"labels of {spec.get('path')!r} must be a file spec with path, sha256 and urls; "
+                           f"got {labels!r}")
+    return {**labels, "format": spec["format"]}
 
 
 def _check_config(cfg: Mapping) -> None:
@@ -139,8 +153,11 @@ def _check_config(cfg: Mapping) -> None:
     for spec in files.values():
         for source in candidate_sources(spec):
             check_format(source.format, source.options)
+            check_companion(source.format, "labels" in spec)
             if source.options.get("categorical") and len(files) > 1:
                 raise DatasetError("option categorical takes its categories from one file, so it needs a "
                                    f"single-file dataset (split kind random or stratified); this one has "
                                    f"files {list(files)}")
+        if "labels" in spec:
+            candidate_sources(_labels_spec(spec))
     check_split(cfg["split"], list(files))

@@ -1,7 +1,8 @@
 """Cache parsed arrays as .npz so that a second load does not reparse text.
 
 Each .npz is bound to what it was parsed from: it stores a ``binding`` (the
-source file's sha256, the parser version, format, options and n_features) and
+source file's sha256, a companion label file's sha256, the parser version, format,
+options and n_features) and
 the sha256 of its arrays.  On load both are checked, so a damaged file
 (truncated, not a zip, ...), one parsed from other bytes or by another parser
 version, or one whose arrays were replaced is never used: it is logged and
@@ -33,17 +34,22 @@ _DAMAGED = (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFi
 Arrays = tuple[np.ndarray, np.ndarray]
 
 
-def load_parsed(fetched: FetchedFile, n_features: int, cache_dir: Path) -> Arrays:
-    """``(X, y)`` of a fetched file, from a checked .npz or parsed (and then cached)."""
+def load_parsed(fetched: FetchedFile, n_features: int, cache_dir: Path, labels: FetchedFile | None = None
+                ) -> Arrays:
+    """``(X, y)`` of a fetched file (and its companion label file, if its format has one),
+    from a checked .npz or parsed (and then cached)."""
     source = fetched.source
-    binding = json.dumps({"parser_version": PARSER_VERSION, "source_sha256": fetched.sha256,
-                          "format": source.format, "options": dict(source.options), "n_features": n_features},
-                         sort_keys=True)
+    bound = {"parser_version": PARSER_VERSION, "source_sha256": fetched.sha256, "format": source.format,
+             "options": dict(source.options), "n_features": n_features}
+    if labels is not None:
+        bound["labels_sha256"] = labels.sha256
+    binding = json.dumps(bound, sort_keys=True)
     digest = hashlib.sha256(binding.encode()).hexdigest()[:16]
     npz = cache_file(cache_dir, "parsed", f"{fetched.path.name}.{digest}.npz")
     if npz.is_file() and (arrays := _read_checked(npz, binding)):
         return arrays
-    X, y = parsers.parse_file(fetched.path, source.format, source.options, n_features)
+    X, y = parsers.parse_file(fetched.path, source.format, source.options, n_features,
+                              labels.path if labels is not None else None)
     with cache_writer(npz, cache_dir) as f:
         np.savez(f, X=X, y=y, binding=np.array(binding), content=np.array(content_sha256(X, y)))
     return X, y

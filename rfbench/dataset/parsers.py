@@ -11,6 +11,7 @@ import bz2
 import functools
 import gzip
 import inspect
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -147,12 +148,60 @@ def _relabel(y: np.ndarray, label_map: Mapping, default: str | None, path: Path)
     return np.array([mapping.get(label, default) for label in text])
 
 
+#: IDX element types (type code -> big-endian numpy dtype), as in LeCun's MNIST page.
+_IDX_TYPES = {0x08: ">u1", 0x09: ">i1", 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
+
+
+def read_idx(path: Path) -> np.ndarray:
+    """The array of an IDX file (LeCun's MNIST format), gzip-compressed or not.
+
+    Layout: two zero bytes, a type code, the number of dimensions, each dimension as a
+    big-endian uint32, then the elements in C order.
+    """
+    try:
+        with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as f:
+            raw = f.read()
+    except (OSError, EOFError) as exc:
+        raise DatasetError(f"{path}: cannot read as IDX: {exc}") from exc
+    if len(raw) < 4 or raw[:2] != b"\0\0" or raw[2] not in _IDX_TYPES:
+        raise DatasetError(f"{path}: not an IDX file (magic bytes {raw[:4].hex() or 'missing'}; expected "
+                           f"0000 then a type code in {[f'{t:02x}' for t in _IDX_TYPES]})")
+    ndim, dtype = raw[3], np.dtype(_IDX_TYPES[raw[2]])
+    if len(raw) < 4 + 4 * ndim:
+        raise DatasetError(f"{path}: IDX header truncated: {ndim} dimensions announced, "
+                           f"{len(raw) - 4} of their {4 * ndim} bytes present")
+    dims = tuple(int(n) for n in np.frombuffer(raw, ">u4", count=ndim, offset=4))
+    body = memoryview(raw)[4 + 4 * ndim:]
+    if len(body) != math.prod(dims) * dtype.itemsize:
+        raise DatasetError(f"{path}: IDX header says dimensions {dims} of {dtype.itemsize}-byte elements, "
+                           f"but {len(body)} bytes of data follow (truncated?)")
+    return np.frombuffer(body, dtype).reshape(dims)
+
+
+def parse_idx(path: Path, n_features: int, labels: Path) -> tuple[np.ndarray, np.ndarray]:
+    """IDX samples (e.g. MNIST's 28x28 images, flattened in C order) and their IDX label file.
+
+    IDX keeps the labels in a companion file: a file spec in this format names it under
+    ``labels`` (path, sha256, urls), fetched and verified like the data file itself.
+    """
+    X, y = read_idx(path), read_idx(labels)
+    X = X.reshape(len(X), -1).astype(np.float64)
+    if X.shape[1] != n_features:
+        raise DatasetError(f"{path}: samples of {X.shape[1]} values, but the config says n_features={n_features}")
+    if y.ndim != 1 or len(y) != len(X):
+        raise DatasetError(f"{labels}: {y.shape} labels for the {len(X)} samples of {path}; expected one per sample")
+    return X, y
+
+
 PARSERS: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
     "libsvm": parse_libsvm,
     "csv": parse_delimited,
     "tsv": functools.partial(parse_delimited, delimiter="\t"),
     "excel": parse_excel,
+    "idx": parse_idx,
 }
+#: Formats whose labels are in a companion file, named by the file spec's ``labels``.
+LABELS_IN_COMPANION = frozenset({"idx"})
 
 
 def check_format(fmt: str, options: Mapping) -> None:
@@ -169,11 +218,27 @@ def check_format(fmt: str, options: Mapping) -> None:
                            f"valid options: {valid or 'none'}")
 
 
-def parse_file(path: str | os.PathLike, fmt: str, options: Mapping, n_features: int
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """Parse one file with the parser of ``fmt``; reject non-finite values."""
+def check_companion(fmt: str, has_labels: bool) -> None:
+    """Raise a DatasetError unless a companion label file is given exactly when ``fmt`` needs one."""
+    if fmt in LABELS_IN_COMPANION and not has_labels:
+        raise DatasetError(f"format {fmt!r} keeps its labels in a companion file: add 'labels' "
+                           "(path, sha256, urls) to the file spec")
+    if has_labels and fmt not in LABELS_IN_COMPANION:
+        raise DatasetError(f"format {fmt!r} has its labels in the file itself: remove 'labels' from the file "
+                           f"spec (only formats {sorted(LABELS_IN_COMPANION)} take one)")
+
+
+def parse_file(path: str | os.PathLike, fmt: str, options: Mapping, n_features: int,
+               labels: str | os.PathLike | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Parse one file with the parser of ``fmt``; reject non-finite values.
+
+    ``labels`` is the companion label file of a format in :data:`LABELS_IN_COMPANION`
+    (required there, refused elsewhere).
+    """
     check_format(fmt, options)
-    X, y = PARSERS[fmt](Path(path), n_features, **options)
+    check_companion(fmt, labels is not None)
+    companion = (Path(labels),) if labels is not None else ()
+    X, y = PARSERS[fmt](Path(path), n_features, *companion, **options)
     if not len(y):
         raise DatasetError(f"{path}: no data rows (empty file?)")
     bad = np.argwhere(~np.isfinite(X))

@@ -7,6 +7,7 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from rfbench.dataset import Dataset, DatasetError, load_dataset, parsers
+from rfbench.dataset.sources import sha256_file
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
@@ -134,3 +135,51 @@ def test_categorical_is_refused_on_a_dataset_of_two_files(tmp_path, dataset_conf
         spec.update(format="csv", options={"label_column": 0, "categorical": [1]})
     with pytest.raises(DatasetError, match=r"needs a single-file dataset .* files \['train', 'test'\]"):
         load_dataset(cfg, cache_dir=tmp_path, mirror="http://127.0.0.1:9")
+
+
+def test_mnist_gives_the_official_split_and_class_counts(load):
+    # LeCun's page: 60,000 training and 10,000 test images; the label files' class counts.
+    ds = load("mnist")
+    assert ds.X_train.shape == (60000, 784) and ds.X_test.shape == (10000, 784)
+    assert np.bincount(ds.y_train).tolist() == [5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949]
+    assert np.bincount(ds.y_test).tolist() == [980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009]
+    assert ds.X_train.max() == 1.0 and ds.X_train.min() == 0.0
+
+
+def _idx_dataset(root, labels: list[int]) -> dict:
+    """A one-file IDX dataset in a mirror laid out under ``root`` (4 samples of 2x2 values)."""
+    folder = root / "toy"
+    folder.mkdir(exist_ok=True)
+    specs = {}
+    for name, array, code in [("x.idx", np.arange(16, dtype=np.uint8).reshape(4, 2, 2), 0x08),
+                              ("y.idx", np.array(labels, np.uint8), 0x08)]:
+        path = folder / name
+        path.write_bytes(bytes([0, 0, code, array.ndim]) + np.array(array.shape, ">u4").tobytes() + array.tobytes())
+        specs[name] = {"path": f"toy/{name}", "sha256": sha256_file(path)}
+    return {"name": "toy", "n_features": 4, "scale": "none",
+            "files": {"data": {**specs["x.idx"], "format": "idx", "labels": specs["y.idx"]}},
+            "split": {"kind": "random", "file": "data", "n_train": 3, "n_test": 1, "seed": 0}}
+
+
+def test_the_companion_label_file_is_fetched_and_bound_to_the_parse_cache(tmp_path):
+    mirror, cache = tmp_path / "mirror", tmp_path / "cache"
+    mirror.mkdir()
+    first = load_dataset(_idx_dataset(mirror, [0, 1, 0, 1]), cache_dir=cache, mirror=mirror.as_uri())
+    assert sorted(first.classes[np.r_[first.y_train, first.y_test]].tolist()) == [0, 0, 1, 1]
+    # New label bytes (new sha256), same data file: the cached parse must not be reused.
+    second = load_dataset(_idx_dataset(mirror, [2, 3, 2, 3]), cache_dir=cache, mirror=mirror.as_uri())
+    assert second.classes.tolist() == [2, 3]
+    np.testing.assert_array_equal(second.X_train, first.X_train)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda spec: spec.pop("labels"), "format 'idx' keeps its labels in a companion file"),
+    (lambda spec: spec.update(labels="y.idx"), "labels of 'toy/x.idx' must be a file spec"),
+    (lambda spec: spec["labels"].update(path="../y.idx"), "must be '<folder>/<file>'"),
+])
+def test_bad_companion_specs_fail_before_any_download(tmp_path, change, message):
+    cfg = _idx_dataset(tmp_path, [0, 1, 0, 1])
+    change(cfg["files"]["data"])
+    with pytest.raises(DatasetError) as err:
+        load_dataset(cfg, cache_dir=tmp_path / "cache", mirror="http://127.0.0.1:9")
+    assert message in str(err.value)

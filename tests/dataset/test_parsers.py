@@ -1,6 +1,7 @@
 """Parsers on the real mirrored files (counts from PROVENANCE.md) and on small hand-made files."""
 import bz2
 import gzip
+import hashlib
 
 import numpy as np
 import pytest
@@ -208,3 +209,64 @@ def test_excel_refuses_a_file_that_is_not_a_workbook(tmp_path):
     path.write_text("1,2,0\n")
     with pytest.raises(DatasetError, match="d.xls: cannot read as an .xls workbook"):
         parse_file(path, "excel", {"sheet": "Data", "label_column": 0}, 2)
+
+
+def _write_idx(path, array, type_code=0x08, compress=False):
+    """An IDX file by its published layout: 00 00, type code, ndim, big-endian uint32 dims, data."""
+    body = bytes([0, 0, type_code, array.ndim]) + np.array(array.shape, ">u4").tobytes() + array.tobytes()
+    (gzip.open if compress else open)(path, "wb").write(body)
+    return path
+
+
+def test_idx_images_are_flattened_in_c_order_and_labels_come_from_the_companion(tmp_path):
+    images = np.arange(3 * 2 * 2, dtype=np.uint8).reshape(3, 2, 2) * 20
+    x = _write_idx(tmp_path / "x.idx.gz", images, compress=True)
+    y = _write_idx(tmp_path / "y.idx", np.array([7, -1, 300], ">i4"), type_code=0x0C)
+    X, labels = parse_file(x, "idx", {}, 4, labels=y)
+    assert X.dtype == np.float64
+    np.testing.assert_array_equal(X, [[0, 20, 40, 60], [80, 100, 120, 140], [160, 180, 200, 220]])
+    assert labels.tolist() == [7, -1, 300]
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda b: b"\x01" + b[1:], "not an IDX file (magic bytes 01000803"),
+    (lambda b: b[:2] + b"\x07" + b[3:], "not an IDX file"),
+    (lambda b: b[:-1], "but 11 bytes of data follow (truncated?)"),
+    (lambda b: b[:6], "IDX header truncated: 3 dimensions announced, 2 of their 12 bytes"),
+])
+def test_damaged_idx_files_are_refused_naming_the_file(tmp_path, damage, message):
+    good = _write_idx(tmp_path / "good.idx", np.zeros((3, 2, 2), np.uint8)).read_bytes()
+    (tmp_path / "bad.idx").write_bytes(damage(good))
+    labels = _write_idx(tmp_path / "y.idx", np.zeros(3, np.uint8))
+    with pytest.raises(DatasetError, match="bad.idx") as err:
+        parse_file(tmp_path / "bad.idx", "idx", {}, 4, labels=labels)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("n_labels, n_features, message", [
+    (2, 4, "(2,) labels for the 3 samples"),
+    (3, 5, "samples of 4 values, but the config says n_features=5"),
+])
+def test_idx_labels_and_width_must_match_the_samples(tmp_path, n_labels, n_features, message):
+    x = _write_idx(tmp_path / "x.idx", np.zeros((3, 2, 2), np.uint8))
+    y = _write_idx(tmp_path / "y.idx", np.zeros(n_labels, np.uint8))
+    with pytest.raises(DatasetError) as err:
+        parse_file(x, "idx", {}, n_features, labels=y)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("fmt, options, labels, message", [
+    ("idx", {}, None, "format 'idx' keeps its labels in a companion file: add 'labels'"),
+    ("csv", {"label_column": 0}, "y.idx", "format 'csv' has its labels in the file itself: remove 'labels'"),
+])
+def test_a_companion_label_file_is_required_exactly_by_idx(tmp_path, fmt, options, labels, message):
+    with pytest.raises(DatasetError) as err:
+        parse_file(tmp_path / "unused", fmt, options, 3, labels=labels and tmp_path / labels)
+    assert message in str(err.value)
+
+
+def test_mirrored_mnist_training_images_decompress_to_the_official_file(real_file):
+    # PROVENANCE.md: the mirror's .gz was rebuilt; its decompressed bytes have the official
+    # train-images-idx3-ubyte md5 6bbc9ace898e44ae57da46a324031adb.
+    with gzip.open(real_file("mnist", "train"), "rb") as f:
+        assert hashlib.md5(f.read()).hexdigest() == "6bbc9ace898e44ae57da46a324031adb"
