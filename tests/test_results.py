@@ -116,3 +116,13 @@ def test_where_the_data_came_from_is_not_a_config_column():
     frame = pd.DataFrame(columns=["dataset.name", "dataset.mirror", "dataset.files.data.urls",
                                   "dataset.files.data.sha256", "experiment.trials", "test_accuracy"])
     assert results.config_columns(frame) == ["dataset.name", "dataset.files.data.sha256"]
+
+
+def test_bind_inputs_refuses_results_of_other_inputs_and_names_what_to_remove(tmp_path):
+    folder, derived = tmp_path / "gram" / "cpu", tmp_path / "sigma" / "cpu.csv"
+    results.bind_inputs(folder, {"dataset": {"n_train": 10}, "seed": 0}, derived)
+    results.bind_inputs(folder, {"seed": 0, "dataset": {"n_train": 10}}, derived)  # same inputs: resumes
+    with pytest.raises(ValueError) as err:
+        results.bind_inputs(folder, {"dataset": {"n_train": 11}, "seed": 0}, derived)
+    assert "changed: ['dataset']" in str(err.value)
+    assert f"remove {folder} and {derived}" in str(err.value)

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
 
@@ -98,10 +98,24 @@ def load_published() -> pd.DataFrame:
     return published.load(published.path_of(PAPER))
 
 
+def dataset_config(name: str) -> dict:
+    """The dataset config ``configs/dataset/<name>.yaml``, resolved."""
+    return OmegaConf.to_container(OmegaConf.load(Path(config.CONFIG_DIR, "dataset", f"{name}.yaml")), resolve=True)
+
+
 def load(name: str, mirror: str | None = None):
     """The dataset of config ``name`` (``configs/dataset/<name>.yaml``)."""
-    cfg = OmegaConf.load(Path(config.CONFIG_DIR, "dataset", f"{name}.yaml"))
-    return load_dataset(cfg, mirror=mirror)
+    return load_dataset(dataset_config(name), mirror=mirror)
+
+
+def bind_inputs(folder: Path, out: Path, datasets: Mapping[str, str], **inputs) -> None:
+    """:func:`rfbench.results.bind_inputs` for the results under ``folder``: bound to ``inputs`` and
+    to the dataset configs (without their ``deviations`` prose) of ``datasets``, which maps the
+    name a sigma choice is recorded under (``<out>/sigma/<name>.csv``, derived from them too) to
+    the config it is chosen on."""
+    configs = {name: {key: value for key, value in dataset_config(config_name).items() if key != "deviations"}
+               for name, config_name in datasets.items()}
+    results.bind_inputs(folder, {"datasets": configs, **inputs}, *(out / "sigma" / f"{name}.csv" for name in datasets))
 
 
 def trial_seed(seed: int, *key: int) -> int:
@@ -206,10 +220,13 @@ def gram_campaign(out: Path, names: Sequence[str], *, trials: int, seed: int = 0
                   sizes: Sequence[int] = GRAM_SIZES, mirror: str | None = None) -> pd.DataFrame:
     """Every trial of Figures 2-3 on datasets ``names`` (keys of ``GRAM_DATASETS``); resumable."""
     for name in names:
+        setting = GRAM_DATASETS[name]
+        bind_inputs(out / "gram" / name, out, {name: setting.config}, setting=asdict(setting), seed=seed,
+                    sizes=list(sizes))
         todo = [job for job in gram_jobs(out / "gram" / name, trials) if not job[0].exists()]
         if not todo:
             continue
-        X, y, task = gram_rows(GRAM_DATASETS[name], seed, mirror)
+        X, y, task = gram_rows(setting, seed, mirror)
         sigma = chosen_sigma(out, name, X, y, task, seed)["sigma"]
         K = make_kernel("gaussian", X.shape[1], sigma=sigma)(X)
         for path, sequence, scramble, t in todo:
@@ -427,6 +444,7 @@ def table1_campaign(out: Path, configs: Sequence[str], *, trials: int, seed: int
                     mirror: str | None = None) -> pd.DataFrame:
     """Every trial of Table 1 on dataset ``configs`` (keys of ``TABLE1_SIZES``); resumable."""
     for name in configs:
+        bind_inputs(out / "table1" / name, out, {name: name}, seed=seed, sizes=list(TABLE1_SIZES[name]))
         data = load(name, mirror)
         choice = chosen_sigma(out, name, data.X_train, data.y_train, data.task, seed)
         for sequence in SEQUENCES:

@@ -14,6 +14,7 @@ is one CSV under ``<results>/qmc/fig4/``, written atomically.
 from __future__ import annotations
 
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -50,7 +51,9 @@ def discrepancy_trial(path: Path, X: np.ndarray, sigma: float, sequence: str, se
 def campaign(out: Path, trials: int, mirror: str | None = None) -> pd.DataFrame:
     """Every discrepancy trial (resumable), joined with the recorded Frobenius errors where they exist."""
     for name in DATASETS:
-        X, y, task = qmc.gram_rows(qmc.GRAM_DATASETS[name], 0, mirror)
+        setting = qmc.GRAM_DATASETS[name]
+        qmc.bind_inputs(out / "fig4" / name, out, {name: setting.config}, setting=asdict(setting))
+        X, y, task = qmc.gram_rows(setting, 0, mirror)
         sigma = float(qmc.chosen_sigma(out, name, X, y, task, 0)["sigma"])
         for sequence in qmc.SEQUENCES:
             for t in range(1 if sequence == "halton" else trials):

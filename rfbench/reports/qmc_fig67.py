@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -140,6 +140,8 @@ FIGURES: dict[str, tuple[Callable[[Setting], pd.DataFrame], str]] = {
 def campaign(out: Path, figure: str, mirror: str | None = None) -> pd.DataFrame:
     """Every panel of ``figure`` (computed unless recorded), one frame with a ``panel`` column."""
     compute, _ = FIGURES[figure]
+    qmc.bind_inputs(out / figure, out, {panel.config: panel.config for panel in PANELS.values()},
+                    panels={key: asdict(panel) for key, panel in PANELS.items()})
     frames = []
     for key, panel in PANELS.items():
         path = out / figure / f"panel_{key}.csv"

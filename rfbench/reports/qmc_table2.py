@@ -69,6 +69,7 @@ def _sequence(method: str, start: np.ndarray, discrepancy: BoxDiscrepancy) -> tu
 def table2(out: Path, mirror: str | None = None) -> pd.DataFrame:
     """Every row of Table 2 (cpu), then the report ``<out>/table2/table2.md`` (with the census rows of
     the substitute when ``make qmc-table3`` has learnt its sequences)."""
+    qmc.bind_inputs(out / "table2" / "cpu", out, {CONFIG: CONFIG})
     data = qmc.load(CONFIG, mirror)
     X = data.X_train
     sigma = float(qmc.chosen_sigma(out, CONFIG, X, data.y_train, data.task, seed=0)["sigma"])

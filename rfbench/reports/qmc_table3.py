@@ -93,6 +93,7 @@ def campaign(out: Path, configs: Sequence[str], max_s: int | None = None, mirror
     """
     frames = []
     for name in configs:
+        qmc.bind_inputs(out / "table3" / name, out, {name: name})
         data = qmc.load(name, mirror)
         sigma = float(qmc.chosen_sigma(out, name, data.X_train, data.y_train, data.task, seed=0)["sigma"])
         for s in SIZES[name]:

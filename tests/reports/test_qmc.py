@@ -140,3 +140,15 @@ def test_run_report_turns_a_bad_value_into_exit_2(capsys, tmp_path):
     assert capsys.readouterr().err == expected
     qmc.run_report(parser, lambda: None, tmp_path / "fig9")
     assert capsys.readouterr().out == f"wrote {tmp_path / 'fig9'}\n"
+
+
+def test_trials_are_bound_to_the_dataset_config_but_not_to_its_prose(tmp_path, monkeypatch):
+    cfg = {"name": "toy", "split": {"kind": "random", "n_train": 5}, "deviations": ["a"]}
+    monkeypatch.setattr(qmc, "dataset_config", lambda name: cfg)
+    folder = tmp_path / "gram" / "toy"
+    qmc.bind_inputs(folder, tmp_path, {"toy": "toy_config"}, seed=0)
+    cfg["deviations"] = ["reworded"]
+    qmc.bind_inputs(folder, tmp_path, {"toy": "toy_config"}, seed=0)
+    cfg["split"]["n_train"] = 6
+    with pytest.raises(ValueError, match=f"remove {folder} and {tmp_path / 'sigma' / 'toy.csv'}"):
+        qmc.bind_inputs(folder, tmp_path, {"toy": "toy_config"}, seed=0)
