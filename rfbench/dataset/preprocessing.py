@@ -64,10 +64,20 @@ def unit_rows(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, np.n
     return normalize(X_train), normalize(X_test)
 
 
+def min_max_unit_rows(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`min_max_scale` (fitted on the training split), then :func:`unit_rows`.
+
+    LIBSVM's guide scales each feature first; a row that is the training minimum in
+    every feature becomes all-zero and stays zero.
+    """
+    return unit_rows(*min_max_scale(X_train, X_test))
+
+
 def no_scaling(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The features as parsed."""
     return X_train, X_test
 
 
 #: ``dataset.scale`` choices: how the features reach the feature map.
-SCALINGS = {"minmax": min_max_scale, "unit_rows": unit_rows, "none": no_scaling}
+SCALINGS = {"minmax": min_max_scale, "unit_rows": unit_rows, "minmax_unit_rows": min_max_unit_rows,
+            "none": no_scaling}

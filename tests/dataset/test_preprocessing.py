@@ -1,11 +1,11 @@
-"""Label encoding and min-max scaling, fitted on train only."""
+"""Label encoding and feature scaling, fitted on train only."""
 import logging
 
 import numpy as np
 import pytest
 
-from rfbench.dataset import DatasetError
-from rfbench.dataset.preprocessing import encode_labels, min_max_scale
+from rfbench.dataset import DatasetError, load_dataset
+from rfbench.dataset.preprocessing import SCALINGS, encode_labels, min_max_scale, min_max_unit_rows
 
 
 def test_train_is_scaled_to_exactly_0_1_and_test_uses_the_train_map_unclipped():
@@ -28,6 +28,26 @@ def test_constant_training_column_maps_to_zero_in_both_splits_and_is_logged(capl
     np.testing.assert_array_equal(S_train, [[0, 0], [1, 0]])
     np.testing.assert_array_equal(S_test, [[0.5, 0]])
     assert "features [2] are constant" in caplog.text
+
+
+def test_minmax_unit_rows_scales_features_on_train_then_divides_each_row_by_its_norm():
+    X_train = np.array([[0.0, 10.0], [4.0, 30.0], [2.0, 40.0]])
+    X_test = np.array([[6.0, 25.0], [0.0, 10.0]])
+    S_train, S_test = min_max_unit_rows(X_train, X_test)
+    # Min-max gives [[0, 0], [1, 2/3], [1/2, 1]] and test [[3/2, 1/2], [0, 0]] (the training map,
+    # unclipped); the all-zero rows stay zero.
+    np.testing.assert_allclose(S_train, [[0, 0], [3 / 13 ** 0.5, 2 / 13 ** 0.5], [1 / 5 ** 0.5, 2 / 5 ** 0.5]],
+                               rtol=1e-15)
+    np.testing.assert_allclose(S_test, [[3 / 10 ** 0.5, 1 / 10 ** 0.5], [0, 0]], rtol=1e-15)
+
+
+def test_an_unknown_scale_is_refused_naming_every_choice(tmp_path):
+    cfg = {"name": "toy", "n_features": 2, "files": {"data": {"path": "toy.csv"}}, "scale": "minmax_rows",
+           "split": {"kind": "random", "file": "data", "n_train": 1, "n_test": 1, "seed": 0}}
+    with pytest.raises(DatasetError) as err:
+        load_dataset(cfg, cache_dir=tmp_path, mirror="http://127.0.0.1:9")
+    assert f"dataset.scale='minmax_rows' is invalid; choose one of {list(SCALINGS)}" in str(err.value)
+    assert "'minmax_unit_rows'" in str(err.value)
 
 
 def test_labels_become_sorted_class_indices_fitted_on_train():
