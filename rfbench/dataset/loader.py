@@ -28,7 +28,8 @@ class Dataset:
     """A train/test split, its features scaled as ``dataset.scale`` says.
 
     ``scale: minmax`` (the default) maps each feature to [0, 1] on the training part;
-    ``unit_rows`` divides each row by its l2 norm; ``none`` keeps the parsed values.
+    ``unit_rows`` divides each row by its l2 norm; ``minmax_unit_rows`` applies minmax, then
+    unit_rows; ``none`` keeps the parsed values.
 
     Attributes
     ----------

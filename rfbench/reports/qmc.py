@@ -110,10 +110,12 @@ def load(name: str, mirror: str | None = None):
 
 def bind_inputs(folder: Path, out: Path, datasets: Mapping[str, str], **inputs) -> None:
     """:func:`rfbench.results.bind_inputs` for the results under ``folder``: bound to ``inputs`` and
-    to the dataset configs (without their ``deviations`` prose) of ``datasets``, which maps the
-    name a sigma choice is recorded under (``<out>/sigma/<name>.csv``, derived from them too) to
-    the config it is chosen on."""
-    configs = {name: {key: value for key, value in dataset_config(config_name).items() if key != "deviations"}
+    to the dataset configs of ``datasets``, which maps the name a sigma choice is recorded under
+    (``<out>/sigma/<name>.csv``, derived from them too) to the config it is chosen on.  As in run
+    ids, keys that cannot change the numbers (the mirror, a key at its implied default) are left
+    out, and so is the ``deviations`` prose."""
+    configs = {name: {key: value for key, value in dataset_config(config_name).items()
+                      if key != "deviations" and config.identifies_run(f"dataset.{key}", value)}
                for name, config_name in datasets.items()}
     results.bind_inputs(folder, {"datasets": configs, **inputs}, *(out / "sigma" / f"{name}.csv" for name in datasets))
 

@@ -184,3 +184,9 @@ def test_bad_companion_specs_fail_before_any_download(tmp_path, change, message)
     with pytest.raises(DatasetError) as err:
         load_dataset(cfg, cache_dir=tmp_path / "cache", mirror="http://127.0.0.1:9")
     assert message in str(err.value)
+
+
+@pytest.mark.parametrize("path", sorted(CONFIGS.glob("dataset/*.yaml")), ids=lambda p: p.stem)
+def test_every_shipped_dataset_names_its_scale_so_the_command_line_can_override_it(path):
+    # Hydra refuses `dataset.scale=unit_rows` for a config without the key ("not in struct").
+    assert OmegaConf.load(path).scale in ("minmax", "unit_rows", "minmax_unit_rows", "none")
