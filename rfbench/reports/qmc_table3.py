@@ -131,6 +131,7 @@ def table3(out: Path, configs: Sequence[str], max_s: int | None = None, mirror: 
                       render.side_by_side(table, DIGITS)),
                      ("Every cell: test error, 5-fold CV error at the shared lambda, normalized discrepancy on "
                       "the method's box", detail)]
+    sections[5:5] = [("Where the cells differ, by s", _by_s_summary(table)), ("", _why_they_differ(table))]
     substitute = cells[cells["dataset"] == "house_16h"]
     if len(substitute):
         sections.append(("house_16h (substitute for census): ours, qualitative only, no cell verdict",
@@ -139,6 +140,35 @@ def table3(out: Path, configs: Sequence[str], max_s: int | None = None, mirror: 
     render.write_markdown(dest / "table3.md", "QMC feature maps, Table 3: regression error of the adaptive "
                           "sequences (ours vs paper)", sections, DEVIATIONS)
     return table
+
+
+def _by_s_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per s: the range of our cells and of the paper's, and the verdict counts."""
+    rows = []
+    for s, cells in table.groupby(table["s"].astype(float)):
+        counts = cells["verdict"].value_counts()
+        rows.append({"s": int(s), "ours": f"{cells['mean'].min():.4f}-{cells['mean'].max():.4f}",
+                     "paper": f"{cells['published'].min():.4f}-{cells['published'].max():.4f}",
+                     **{verdict: int(counts.get(verdict, 0)) for verdict in ("agrees", "ours better", "ours worse")}})
+    return pd.DataFrame(rows)
+
+
+def _why_they_differ(table: pd.DataFrame) -> str:
+    """The Table 3 disagreement in words, from its numbers."""
+    by_s = table.groupby(table["s"].astype(float))
+    ours, paper = by_s["mean"].mean(), by_s["published"].mean()
+    worst = table.loc[table["difference"].abs().idxmax()]
+    rises = [f"s = {int(b)} ({paper[b]:.4f}) above s = {int(a)} ({paper[a]:.4f})"
+             for a, b in zip(paper.index[:-1], paper.index[1:]) if paper[b] > paper[a]]
+    return ("Mean of the seven cells per s, ours: " + ", ".join(f"{ours[s]:.4f}" for s in ours.index)
+            + "; the paper's: " + ", ".join(f"{paper[s]:.4f}" for s in paper.index) + " (s = "
+            + ", ".join(str(int(s)) for s in ours.index) + "). "
+            + (f"The paper's row mean rises with s ({'; '.join(rises)}) where every sequence has more points"
+               + (", and ours falls: the 'ours better' cells there come from that row, not from one sequence. "
+                  if ours.is_monotonic_decreasing else ". ") if rises else "")
+            + f"The largest difference is {worst['difference']:+.4f} ({worst['method']} at s = {worst['s']}). The "
+            "paper's cpu partition is not given; Table 1's report measures how far another partition moves "
+            "MC's error (results/qmc/table1/table1.md).")
 
 
 DEVIATIONS = (

@@ -152,3 +152,17 @@ def test_trials_are_bound_to_the_dataset_config_but_not_to_its_prose(tmp_path, m
     cfg["split"]["n_train"] = 6
     with pytest.raises(ValueError, match=f"remove {folder} and {tmp_path / 'sigma' / 'toy.csv'}"):
         qmc.bind_inputs(folder, tmp_path, {"toy": "toy_config"}, seed=0)
+
+
+def test_split_finding_states_where_the_paper_lies_and_how_much_the_partition_explains():
+    splits = pd.DataFrame({"split_seed": [0, 1, 2], "mean": [0.030, 0.032, 0.028]})
+    table = pd.DataFrame({"method": ["mc", "halton"], "s": ["500", "100"], "mean": [0.030, 0.060],
+                          "published": [0.035, 0.061]})
+    text = qmc._split_finding(splits, table)
+    assert "lies in [-0.0050, -0.0010]" in text
+    assert "gives 0.0280 to 0.0320 (ours: seed 0, 0.0300)" in text
+    assert "0.0350, is above that range and -0.0050 from ours" in text
+    assert "by up to 0.0040, 80% of that gap" in text
+    table.loc[0, "published"] = 0.031
+    assert "is inside that range" in qmc._split_finding(splits, table)
+    assert "as large as that gap" in qmc._split_finding(splits, table)

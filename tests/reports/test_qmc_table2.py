@@ -58,3 +58,12 @@ def test_against_paper_pairs_each_cell_with_the_published_one():
     assert side.loc[("100", "halton_b"), "verdict"] == "ours worse"
     assert side.loc[("300", "halton_b"), "ours"] == "not run"
     assert "verdict" not in qmc_table2.against_paper(table, "cpu", verdicts=False)
+
+
+def test_why_they_differ_quotes_the_ratios_it_is_given():
+    table = pd.DataFrame({"s": [100, 300], "box": ["b", "b"], "method": ["halton", "halton"],
+                          "normalized": [0.009, 0.003], "expected_mc": [0.010, 0.004]})
+    side = pd.DataFrame({"method": ["halton_b", "halton_b", "global_b"], "ratio": ["2.8", "8.7", "1.67e+04"]})
+    text = qmc_table2._why_they_differ(table, side)
+    assert "0.75-0.90 x MC's expectation" in text
+    assert "Halton cells are 2.8-8.7 x below ours, its adaptive ones 1.67e+04-1.67e+04 x" in text

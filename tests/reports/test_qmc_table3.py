@@ -93,3 +93,16 @@ def test_campaign_skips_sizes_above_max_s_but_reads_recorded_ones(tmp_path, monk
     cells = qmc_table3.campaign(tmp_path, ["cpu_act_qmc"], max_s=100)
     assert computed == [500, 100]
     assert sorted(cells["s"]) == [100, 500]
+
+
+def test_the_table3_summary_names_a_published_row_that_rises_with_s_and_the_largest_difference():
+    table = pd.DataFrame({"s": ["100", "100", "300", "300"], "method": ["halton", "global_b"] * 2,
+                          "mean": [0.040, 0.036, 0.030, 0.028], "published": [0.030, 0.031, 0.033, 0.035],
+                          "verdict": ["ours worse", "ours worse", "ours better", "ours better"]})
+    table["difference"] = table["mean"] - table["published"]
+    text = qmc_table3._why_they_differ(table)
+    assert "ours: 0.0380, 0.0290; the paper's: 0.0305, 0.0340" in text
+    assert "s = 300 (0.0340) above s = 100 (0.0305)" in text and "and ours falls" in text
+    assert "The largest difference is +0.0100 (halton at s = 100)" in text
+    summary = qmc_table3._by_s_summary(table)
+    assert summary[["s", "ours worse", "ours better"]].values.tolist() == [[100, 2, 0], [300, 0, 2]]
