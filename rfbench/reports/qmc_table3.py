@@ -102,7 +102,7 @@ def campaign(out: Path, configs: Sequence[str], max_s: int | None = None, mirror
                 if max_s is not None and s > max_s:
                     continue
                 table3_cell(path, data, sigma, s)
-                print(f"[qmc] {time.strftime('%H:%M:%S')} table3 {name} s={s}", flush=True)
+                qmc._progress(f"table3 {name} s={s}")
             frames.append(pd.read_csv(path).assign(config=name, dataset=DATASET[name]))
     return pd.concat(frames, ignore_index=True)
 
