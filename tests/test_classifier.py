@@ -305,10 +305,23 @@ def test_sparse_features_train_as_the_dense_ones_without_densifying(solver, bias
     assert sparse.n_features_in_ == 30
 
 
-def test_newton_refuses_sparse_features_naming_the_fix():
-    X, y = noisy_problem()
-    with pytest.raises(ValueError, match=r"solver='newton' takes dense features .* use a LibLinear solver, "
-                                         r"e.g. solver=1"):
+@pytest.mark.parametrize("selection", ["cv", "test_grid"])
+def test_newton_densifies_sparse_features_to_the_dense_result(selection):
+    X, y = noisy_problem(n=240, d=30, seed=3, dtype=np.float64)
+    X[np.abs(X) < 0.8] = 0.0
+    params = dict(solver="newton", C_grid=[0.25, 4.0], cv=3, random_state=0, selection=selection)
+    dense = LibLinearClassifier(**params).fit(X, y, X, y)
+    sparse = LibLinearClassifier(**params).fit(sp.csr_matrix(X), y, sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(sparse.cv_scores_, dense.cv_scores_)
+    np.testing.assert_array_equal(sparse.coef_, dense.coef_)
+    np.testing.assert_array_equal(sparse.predict(sp.csr_matrix(X)), dense.predict(X))
+
+
+def test_newton_refuses_sparse_features_too_wide_to_densify_naming_the_fix(monkeypatch):
+    monkeypatch.setattr(rc, "MAX_NEWTON_FEATURES", 12)
+    X, y = noisy_problem(n=60, d=13, seed=1, dtype=np.float64)
+    with pytest.raises(ValueError, match=r"solver='newton' densifies sparse features, and X has 13 columns, "
+                                         r"more than 12; use a LibLinear solver, e.g. solver=1"):
         LibLinearClassifier(solver="newton").fit(sp.csr_matrix(X), y)
     LibLinearClassifier(solver=1, C_grid=[1.0], cv=1).fit(sp.csr_matrix(X), y)  # the suggested fix works
 
