@@ -124,6 +124,8 @@ def hashing(root: Path, out: Path, dataset: str, figure: str, title: str,
         ("Best test accuracy (%) over C, per k", best),
         ("Claims of the paper", pd.DataFrame([{"claim": c, "verdict": _verdict(v), "detail": v.evidence}
                                                for c, v in claims])),
+        ("Solvers (one L2-loss SVM problem: newton solves it exactly, LibLinear's -s 1 to its default "
+         "tolerance)", _solvers(trials)),
         ("Linear baseline", (f"ours {best['linear'].max():.2f} %" if best["linear"].notna().any() else "ours not run")
                             + " (LibLinear on the unit rows, best C); "
                             + (f"the paper's Table 2: {published_linear:.2f} %" if published_linear else
@@ -132,6 +134,16 @@ def hashing(root: Path, out: Path, dataset: str, figure: str, title: str,
              f"C: `{figure}.csv`. Accuracies are means over the trials column's repetitions (Li: 10).")],
         deviations(trials))
     return curves
+
+
+def _solvers(trials: pd.DataFrame) -> pd.DataFrame:
+    """The values of k each method (and b) was trained at, per ``classifier.solver``."""
+    b = [f"{v:g}" if pd.notna(v) else "-" for v in trials.get("feature_map.b", [np.nan] * len(trials))]
+    points = trials.assign(method=trials["kernel.name"].map(HASH_METHOD), b=b,
+                           solver=trials["classifier.solver"].astype(str))
+    return (points.groupby(["method", "b", "solver"], dropna=False)["feature_map.n_components"]
+            .agg(lambda k: ", ".join(f"{v:g}" for v in sorted(k.dropna().unique())) or "-")
+            .rename("k").reset_index())
 
 
 def _best_nrff_gamma(curves: pd.DataFrame) -> pd.DataFrame:

@@ -35,15 +35,15 @@ def test_fig6_takes_rbf_at_its_best_gamma_for_every_c(tmp_path):
     assert (tmp_path / "out" / "fig6.png").stat().st_size > 0
 
 
-def hashed(kernel, k, b=np.nan, gamma=np.nan):
+def hashed(kernel, k, b=np.nan, gamma=np.nan, solver="newton"):
     return {"dataset.name": "letter_li", "kernel.name": kernel, "feature_map.n_components": k,
-            "feature_map.b": b, "kernel.gamma": gamma}
+            "feature_map.b": b, "kernel.gamma": gamma, "classifier.solver": solver}
 
 
 def test_hashing_puts_gcws_c_in_lis_units_and_nrff_at_its_best_gamma(tmp_path):
     nan = np.nan
     write_run(tmp_path, "g1", hashed("gmm", 16, b=1), [(nan, 16, 0.50), (nan, 64, 0.60)])
-    write_run(tmp_path, "g4", hashed("gmm", 16, b=4), [(nan, 16, 0.70), (nan, 64, 0.65)])
+    write_run(tmp_path, "g4", hashed("gmm", 16, b=4, solver=1), [(nan, 16, 0.70), (nan, 64, 0.65)])
     write_run(tmp_path, "n1", hashed("cosine_rbf", 16, gamma=1.0), [(nan, 16, 0.55), (nan, 64, 0.58)])
     write_run(tmp_path, "n11", hashed("cosine_rbf", 16, gamma=11.0), [(nan, 16, 0.40), (nan, 64, 0.66)])
     write_run(tmp_path, "lin", {**hashed("linear", nan)}, [(nan, 16, 0.62), (nan, 64, 0.61)])
@@ -59,6 +59,10 @@ def test_hashing_puts_gcws_c_in_lis_units_and_nrff_at_its_best_gamma(tmp_path):
     assert "holds     | above at 1 of 1 k" in text  # GCWS 70 > NRFF 66
     assert "GCWS 70.00 vs linear 62.00" in text
     assert "ours 62.00 % (LibLinear on the unit rows, best C); the paper's Table 2: 61.66 %" in text
+    section = text[text.index("## Solvers"):].splitlines()[4:8]
+    assert [[cell.strip() for cell in line.split("|")[1:-1]] for line in section] == [
+        ["GCWS", "1", "newton", "16"], ["GCWS", "4", "1", "16"], ["NRFF", "-", "newton", "16"],
+        ["linear", "-", "newton", "-"]]
 
 
 def test_hashing_without_runs_of_the_dataset_is_an_error(tmp_path):
