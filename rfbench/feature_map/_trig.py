@@ -190,7 +190,10 @@ def _map_projections(
         if not hasattr(buffers, "projection"):
             buffers.projection = np.empty((min(chunk_rows, n), m), dtype=X.dtype)
         projection = buffers.projection[: rows.stop - rows.start]
-        np.matmul(X[rows], W, out=projection)
+        if m == 1:  # BLAS's gemv rounds a row by its place in the block (OpenBLAS float32): sum each row alone
+            np.sum(X[rows] * W[:, 0], axis=1, out=projection[:, 0])
+        else:
+            np.matmul(X[rows], W, out=projection)
         if offset is not None:
             projection += offset
         fill(rows, projection)

@@ -5,8 +5,6 @@ SCIPY_ARRAY_API=1 is set; the maps are numpy-only and do not claim array-API sup
 """
 from __future__ import annotations
 
-import numpy as np
-import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rfbench.feature_map import GCWS, NRFF, AsKRFF, GaussianRFF, IdentityMap, QMCFourierFeatures, RandomBinning
@@ -38,17 +36,4 @@ MAPS = [
 
 @parametrize_with_checks(MAPS, expected_failed_checks=lambda _: EXPECTED_FAILED_CHECKS, xfail_strict=True)
 def test_feature_map_passes_sklearn_checks(estimator, check):
-    if _name(check) == "check_methods_sample_order_invariance" and _float32(estimator):
-        # Open defect (2026-11-24, AVX-512 OpenBLAS machine): after other checks in the same
-        # process, a float32 map's transform of permuted rows differs from the permuted transform
-        # by ~40 float32 ulps in a few elements (rtol 1e-7 here); alone the check passes.
-        pytest.skip("float32 row-order invariance is order-dependent on this machine; see comment")
     check(estimator)
-
-
-def _name(check) -> str:
-    return getattr(check, "func", check).__name__
-
-
-def _float32(estimator) -> bool:
-    return np.dtype(getattr(estimator, "dtype", "float64")) == np.float32

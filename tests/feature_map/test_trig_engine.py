@@ -97,6 +97,16 @@ def test_result_does_not_depend_on_the_number_of_threads(data, dtype):
     np.testing.assert_allclose(threaded[0], reference(X, W, 0.3), atol=1e-5)
 
 
+@pytest.mark.parametrize("m", [1, 3])
+def test_row_does_not_depend_on_its_place(m):
+    """A row's features are bit-identical wherever it sits (float32 gemv on one frequency is not)."""
+    rng = np.random.default_rng(0)
+    X, W, b = 3 * rng.uniform(size=(20, 3)), rng.normal(0, 2, (3, m)), rng.uniform(0, 2 * np.pi, m)
+    for order in (rng.permutation(20) for _ in range(50)):
+        np.testing.assert_array_equal(cos_sin(X[order], W), cos_sin(X, W)[order])
+        np.testing.assert_array_equal(cos_offset(X[order], W, b), cos_offset(X, W, b)[order])
+
+
 def test_blas_thread_limit_is_restored(data):
     """BLAS is held to one thread during the call only."""
     X, W, _ = data
