@@ -101,7 +101,7 @@ tutorial: $(STAMP)  ## the tutorial's 1-D kernel estimate from K random features
 LI_REPORT    = $(BIN)/python -m rfbench.reports.li --results $(RESULTS)
 # LI_DATASETS: GMM and linear, test-grid selection. LI_CV_DATASETS: the same with 5-fold CV beside it
 # (not Shuttle500: a class with one training row allows no stratified 5-fold). LI_RBF_DATASETS: RBF
-# over Li's 58 gammas x 12 C, both selections, on the twelve small datasets; on Magic, SkinSeg10k and
+# over Li's 58 gammas x 12 C on the twelve small datasets (LI_RBF_CV_DATASETS: not Shuttle500); on Magic, SkinSeg10k and
 # Letter one libsvm fit at large C takes minutes (Magic, gamma 7, C = 2^16: 492 s), so their RBF is
 # opt-in: `make li-tables LI_RBF_DATASETS=magic_li` (README, Li: its measured cost).
 LI_SMALL        := imageseg_li,vowel_li,car_li,ctg_li,splice_li,spambase_li,thyroid_li,robot_navigation_li,page_blocks_li,musk_li,satimage_li

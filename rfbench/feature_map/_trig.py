@@ -191,7 +191,7 @@ def _map_projections(
             buffers.projection = np.empty((min(chunk_rows, n), m), dtype=X.dtype)
         projection = buffers.projection[: rows.stop - rows.start]
         if m == 1:  # BLAS's gemv rounds a row by its place in the block (OpenBLAS float32): sum each row alone
-            np.sum(X[rows] * W[:, 0], axis=1, out=projection[:, 0])
+            np.einsum("ij,j->i", X[rows], W[:, 0], out=projection[:, 0])  # no temporary, no BLAS
         else:
             np.matmul(X[rows], W, out=projection)
         if offset is not None:
