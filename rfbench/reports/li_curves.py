@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from rfbench import plotting, results
-from rfbench.reports import render
+from rfbench.reports import li_tables, render
 from rfbench.reports.compare import ClaimCheck
 from rfbench.reports.render import plt
 from rfbench.reports.runs import collect_single_runs, deviations
@@ -58,9 +58,17 @@ def fig6(root: Path, out: Path, paper_dataset: dict[str, str]) -> pd.DataFrame:
         ("Best accuracy over C (the Tables' cells)", best.round(2).reset_index()),
         ("Curves whose best C is the grid's smallest or largest", edge if len(edge) else "None."),
         ("Claim: both GMM and RBF improve on linear SVM", f"{_verdict(claim)}: {claim.evidence}"),
-        ("", "Figure: [fig6.png](fig6.png); every point: `fig6.csv`. Grids: svc_named's C 2^-6..2^10 "
-             "(RBF), 2^-6..2^16 (linear, GMM; make li-tables' LI_WIDE_C).")], deviations(trials))
+        ("", "Figure: [fig6.png](fig6.png); every point: `fig6.csv`. C grids (each run's `classifier.log2_C`): "
+             + "; ".join(line for line, _ in _c_grids(trials, paper_dataset)) + ".")], deviations(trials))
     return curves
+
+
+def _c_grids(trials: pd.DataFrame, paper_dataset: dict[str, str]) -> list[tuple[str, str]]:
+    """:func:`rfbench.reports.li_tables.c_grids` of the test-grid trials, named as in the paper."""
+    trials = trials[trials["classifier.selection"] == "test_grid"]
+    return li_tables.c_grids(trials.assign(
+        dataset=trials["dataset.name"].map(paper_dataset).fillna(trials["dataset.name"]),
+        method=trials["classifier.metric"].map(li_tables.METHOD)))
 
 
 def _fig6_panel(ax, part: pd.DataFrame) -> None:

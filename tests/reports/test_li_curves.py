@@ -16,8 +16,9 @@ def write_run(root, run_id, config, grid):
                   for g, c, s in grid]).to_csv(run / "grid.csv", index=False)
 
 
-def svm(dataset, metric):
-    return {"dataset.name": dataset, "classifier.metric": metric, "classifier.selection": "test_grid"}
+def svm(dataset, metric, log2_C="[0, 2]"):
+    return {"dataset.name": dataset, "classifier.metric": metric, "classifier.selection": "test_grid",
+            "classifier.log2_C": log2_C}
 
 
 def test_fig6_takes_rbf_at_its_best_gamma_for_every_c(tmp_path):
@@ -26,12 +27,15 @@ def test_fig6_takes_rbf_at_its_best_gamma_for_every_c(tmp_path):
     write_run(tmp_path, "r", svm("spambase_li", "cosine_rbf"),
               [(0.1, 1, 0.90), (0.1, 4, 0.88), (2.0, 1, 0.86), (2.0, 4, 0.91)])
     write_run(tmp_path, "g", svm("spambase_li", "gmm"), [(nan, 1, 0.84), (nan, 4, 0.83)])
+    write_run(tmp_path, "m", svm("magic_li", "gmm", "[0]"), [(nan, 1, 0.83)])
     curves = fig6(tmp_path, tmp_path / "out", {"spambase_li": "SpamBase"}).set_index(["method", "C"])
     assert curves.loc[("rbf", 1), "accuracy"] == pytest.approx(90.0)  # gamma 0.1 wins at C = 1
     assert curves.loc[("rbf", 4), "accuracy"] == pytest.approx(91.0)  # gamma 2 at C = 4
     text = (tmp_path / "out" / "fig6.md").read_text()
     assert "fails: both above linear on 0 of 1 datasets; not on SpamBase" in text  # GMM 84 < linear 85
     assert "| SpamBase  | linear   |" in text  # best C = 4, the grid's largest
+    assert ("C grids (each run's `classifier.log2_C`): C over 2^0..2^2 (2 values): linear on SpamBase; rbf on "
+            "SpamBase; gmm on SpamBase; C over 2^0..2^0 (1 values): gmm on magic_li.") in text
     assert (tmp_path / "out" / "fig6.png").stat().st_size > 0
 
 

@@ -4,7 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rfbench.reports.li_tables import VARIANT_RUNS, tables
+from rfbench.reports.li_tables import C_GRID_REASON, SHORT_C_GRID_REASON, VARIANT_RUNS, tables
+
+WIDE_C = "[-6, -4, -2, 0, 2, 4, 6, 8, 10, 12, 14, 16]"
 
 
 def write_run(root, run_id, dataset, metric, selection, accuracy, gamma=float("nan"), **config):
@@ -12,6 +14,7 @@ def write_run(root, run_id, dataset, metric, selection, accuracy, gamma=float("n
     run.mkdir(parents=True)
     pd.DataFrame([{"dataset.name": dataset, "classifier.metric": metric, "classifier.selection": selection,
                    "run_id": run_id, "trial": 0, "test_accuracy": accuracy, "gamma": gamma, "C": 1.0,
+                   "classifier.log2_C": WIDE_C,
                    "deviations": "selected on test" if selection == "test_grid" else "", **config}]).to_csv(
         run / "trials.csv", index=False)
 
@@ -37,6 +40,19 @@ def test_tables_compare_test_grid_cells_and_show_cv_beside(tmp_path):
     assert "| holds     | GMM above RBF on 1 of 1 datasets (SpamBase)" in text  # 94.20 > 94.00
     assert "No run below" in text and "`make li-tables-minmax`" in text  # no investigation run
     assert not (tmp_path / "out" / "scaling.csv").exists()
+
+
+def test_each_c_grid_is_a_protocol_line_naming_its_cells(tmp_path):
+    runs = tmp_path / "runs_tree"
+    write_run(runs, "a", "spambase_li", "gmm", "test_grid", 0.94)
+    write_run(runs, "b", "magic_li", "gmm", "test_grid", 0.83)
+    write_run(runs, "c", "spambase_li", "cosine_rbf", "test_grid", 0.92, gamma=0.1)
+    write_run(runs, "d", "magic_li", "cosine_rbf", "test_grid", 0.85, gamma=1.0,
+              **{"classifier.log2_C": "[-6, -4, -2, 0, 2, 4, 6, 8, 10]"})
+    tables(runs, tmp_path / "out")
+    lines = pd.read_csv(tmp_path / "out" / "deviations.csv").head(2).values.tolist()
+    assert lines == [["C over 2^-6..2^16 (12 values): rbf on SpamBase; gmm on every dataset", C_GRID_REASON],
+                     ["C over 2^-6..2^10 (9 values): rbf on Magic", SHORT_C_GRID_REASON]]
 
 
 def write_variant(root, run_id, dataset, metric, accuracy, gamma=float("nan"), scale="minmax_unit_rows"):
