@@ -90,11 +90,20 @@ def _remove_if_no_trials(out: Path, new: list[Path]) -> None:
 
 
 def _prepare(cfg: dict, out: Path, start: float) -> None:
-    """Write the config; clear what killed writers left (temporaries, a row cut short)."""
+    """Clear what killed writers left (temporaries, a row cut short); write the config of a run
+    that computes trials (one resumed with nothing to do keeps its record: execution keys such as
+    ``blas_threads`` change with the launcher, not the results)."""
     for tmp in atomic.remove_stale_temporaries(out, before=start):
         log.info("removed %s, left by a killed write", tmp)
     results.repair_trials(out / "trials.csv")
-    results.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
+    if _todo(cfg, out) or not (out / "config.yaml").exists():
+        results.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
+
+
+def _todo(cfg: dict, out: Path) -> list[int]:
+    """The trials of ``cfg`` not recorded in ``out`` (all of them with ``experiment.force``)."""
+    trials = range(cfg["experiment"]["trials"])
+    return list(trials) if cfg["experiment"]["force"] else sorted(set(trials) - results.recorded(out / "trials.csv"))
 
 
 def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path) -> None:
@@ -103,7 +112,7 @@ def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path) -> None:
     if exp["force"]:
         results.clear_trials(out / "trials.csv")
         results.clear_trials(out / "grid.csv")
-    todo = sorted(set(range(exp["trials"])) - results.recorded(out / "trials.csv"))
+    todo = _todo(cfg, out)
     log.info("run %s: %s, %d trial(s) to do in %s", out.name, _describe(cfg), len(todo), out)
     with trial_progress(exp["trials"], exp["trials"] - len(todo)) as progress:
         busy = [t for t in todo if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]

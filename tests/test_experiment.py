@@ -65,3 +65,14 @@ def test_features_too_wide_for_the_newton_solver_are_a_config_error(tmp_path, mo
     with pytest.raises(config.ConfigError, match=r"classifier.solver='newton' forms .* p=228 .* use a LibLinear"):
         experiment.run(cfg)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_resume_with_nothing_to_do_keeps_the_recorded_config(tmp_path):
+    """Execution keys (here blas_threads, as a launcher sets it) don't rewrite a finished run's config."""
+    experiment.run(compose_cfg(tmp_path, "experiment.trials=1", "experiment.blas_threads=1"))
+    (recorded,) = tmp_path.rglob("config.yaml")
+    before = recorded.read_text()
+    experiment.run(compose_cfg(tmp_path, "experiment.trials=1", "experiment.blas_threads=2"))
+    assert recorded.read_text() == before and "blas_threads: 1" in before
+    experiment.run(compose_cfg(tmp_path, "experiment.trials=2", "experiment.blas_threads=2"))  # a trial to do
+    assert "blas_threads: 2" in recorded.read_text() and "trials: 2" in recorded.read_text()
