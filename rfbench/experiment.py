@@ -59,8 +59,7 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
         out.mkdir(parents=True, exist_ok=True)
         try:
             with _log_to(out / "run.log"):
-                _prepare(cfg, out, start)
-                _run_trials(cfg, data, kernel, out)
+                _run_trials(cfg, data, kernel, out, _prepare(cfg, out, start))
                 return _summarize(out)
         except BaseException:
             _remove_if_no_trials(out, new)
@@ -89,30 +88,26 @@ def _remove_if_no_trials(out: Path, new: list[Path]) -> None:
                 folder.rmdir()
 
 
-def _prepare(cfg: dict, out: Path, start: float) -> None:
-    """Clear what killed writers left (temporaries, a row cut short); write the config of a run
-    that computes trials (one resumed with nothing to do keeps its record: execution keys such as
-    ``blas_threads`` change with the launcher, not the results)."""
+def _prepare(cfg: dict, out: Path, start: float) -> list[int]:
+    """Clear what killed writers left (temporaries, a row cut short); return the trials to do, and
+    write the config of a run that has some (one resumed with nothing to do keeps its record:
+    execution keys such as ``blas_threads`` change with the launcher, not the results)."""
     for tmp in atomic.remove_stale_temporaries(out, before=start):
         log.info("removed %s, left by a killed write", tmp)
     results.repair_trials(out / "trials.csv")
-    if _todo(cfg, out) or not (out / "config.yaml").exists():
-        results.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
-
-
-def _todo(cfg: dict, out: Path) -> list[int]:
-    """The trials of ``cfg`` not recorded in ``out`` (all of them with ``experiment.force``)."""
     trials = range(cfg["experiment"]["trials"])
-    return list(trials) if cfg["experiment"]["force"] else sorted(set(trials) - results.recorded(out / "trials.csv"))
+    todo = list(trials) if cfg["experiment"]["force"] else sorted(set(trials) - results.recorded(out / "trials.csv"))
+    if todo or not (out / "config.yaml").exists():
+        results.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
+    return todo
 
 
-def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path) -> None:
-    """Compute the trials missing from ``out``, leaving those another process holds to it."""
+def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: list[int]) -> None:
+    """Compute the trials ``todo`` (those missing from ``out``), leaving those another process holds to it."""
     exp = cfg["experiment"]
     if exp["force"]:
         results.clear_trials(out / "trials.csv")
         results.clear_trials(out / "grid.csv")
-    todo = _todo(cfg, out)
     log.info("run %s: %s, %d trial(s) to do in %s", out.name, _describe(cfg), len(todo), out)
     with trial_progress(exp["trials"], exp["trials"] - len(todo)) as progress:
         busy = [t for t in todo if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]

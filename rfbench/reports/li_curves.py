@@ -65,10 +65,8 @@ def fig6(root: Path, out: Path, paper_dataset: dict[str, str]) -> pd.DataFrame:
 
 def _c_grids(trials: pd.DataFrame, paper_dataset: dict[str, str]) -> list[tuple[str, str]]:
     """:func:`rfbench.reports.li_tables.c_grids` of the test-grid trials, named as in the paper."""
-    trials = trials[trials["classifier.selection"] == "test_grid"]
-    return li_tables.c_grids(trials.assign(
-        dataset=trials["dataset.name"].map(paper_dataset).fillna(trials["dataset.name"]),
-        method=trials["classifier.metric"].map(li_tables.METHOD)))
+    on_test = trials[trials["classifier.selection"] == "test_grid"]
+    return li_tables.c_grids(li_tables.paper_names(on_test, paper_dataset))
 
 
 def _fig6_panel(ax, part: pd.DataFrame) -> None:

@@ -14,6 +14,7 @@ test-grid SVMs on ``dataset.scale: minmax_unit_rows`` (``li-tables-minmax``, bel
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -96,9 +97,7 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
 
     Returns the comparison (one row per published or run cell of the test-grid selection).
     """
-    trials = collect_single_runs(runs, POINT)
-    trials = trials.assign(dataset=trials["dataset.name"].map(PAPER_DATASET).fillna(trials["dataset.name"]),
-                           method=trials["classifier.metric"].map(METHOD))
+    trials = paper_names(collect_single_runs(runs, POINT))
     pub = published.load(published.path_of(PAPER))
     on_test = trials[trials["classifier.selection"] == "test_grid"]
     table = compare(pub, summarize(on_test, ["dataset", "method"], "test_accuracy", metric="test accuracy",
@@ -201,8 +200,7 @@ def scaling_comparison(table: pd.DataFrame, on_test: pd.DataFrame, pub: pd.DataF
                          f"dataset.scale {sorted(set(scales) - {VARIANT_SCALE})}, not {VARIANT_SCALE!r}; "
                          "move them away")
     trials = trials[trials["classifier.selection"] == "test_grid"]
-    trials = trials.assign(dataset=trials["dataset.name"].map(PAPER_DATASET).fillna(trials["dataset.name"]),
-                           method=trials["classifier.metric"].map(METHOD))
+    trials = paper_names(trials)
     variant = trials.groupby(["dataset", "method"])["test_accuracy"].mean().mul(100)
     primary = table.dropna(subset=["mean"]).set_index(["dataset", "method"])
     rows = []
@@ -234,6 +232,12 @@ def _scaling_summary(side: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def paper_names(trials: pd.DataFrame, paper_dataset: dict[str, str] = PAPER_DATASET) -> pd.DataFrame:
+    """The trials with the paper's ``dataset`` name (ours where it has none) and ``method`` column."""
+    return trials.assign(dataset=trials["dataset.name"].map(paper_dataset).fillna(trials["dataset.name"]),
+                         method=trials["classifier.metric"].map(METHOD))
+
+
 def c_grids(trials: pd.DataFrame) -> list[tuple[str, str]]:
     """One ``(deviation, reason)`` per C grid of the runs: its range and which cells it served.
 
@@ -242,7 +246,7 @@ def c_grids(trials: pd.DataFrame) -> list[tuple[str, str]]:
     trials : DataFrame
         Trials with ``classifier.log2_C`` (e.g. "[-6, -4, ..., 16]"), ``dataset`` and ``method``.
     """
-    grids = {grid: [int(v) for v in grid.strip("[]").split(",")] for grid in trials["classifier.log2_C"].unique()}
+    grids = {grid: json.loads(grid) for grid in trials["classifier.log2_C"].unique()}
     widest = max(grids.values(), key=lambda g: (max(g), len(g)), default=[])
     everywhere, lines = set(trials["dataset"]), []
     for grid, exponents in sorted(grids.items(), key=lambda item: (-max(item[1]), -len(item[1]))):
