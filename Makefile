@@ -105,53 +105,69 @@ LI_REPORT    = $(BIN)/python -m rfbench.reports.li --results $(RESULTS)
 # 58 x 12 test grid alone takes an hour). LI_RBF_SHORT_DATASETS: RBF on Magic, test grid only and C up
 # to 2^10 (LI_RBF_SHORT_C): there one libsvm fit at larger C takes minutes (gamma 7: 9 s at C = 2^10,
 # 492 s at 2^16), so the full grid, or CV, would take days (README, Li: the measured costs).
-# The li targets run their sweeps' jobs in parallel, one per core (LAUNCHER=basic: one at a time).
-LI_SMALL        := imageseg_li,vowel_li,car_li,ctg_li,splice_li,spambase_li,thyroid_li,robot_navigation_li,page_blocks_li,musk_li,satimage_li
-LI_DATASETS    ?= $(LI_SMALL),shuttle500_li,magic_li,skin10k_li,letter_li
-LI_CV_DATASETS ?= $(LI_SMALL),magic_li,skin10k_li,letter_li
-LI_RBF_DATASETS ?= $(LI_SMALL),shuttle500_li,skin10k_li,letter_li
-LI_RBF_CV_DATASETS ?= $(LI_SMALL),skin10k_li
+# li-tables and li-fig7 run their sweeps as sub-targets (LI_TABLES_PARTS, LI_FIG7_PARTS), LI_JOBS
+# at a time (make -j), each one job at a time on one core, listed longest first and datasets the
+# costliest first: a target's longest run then overlaps the others, instead of idling a core at the
+# end of its sweep as one sweep after another would (li-tables' Letter RBF, one job, is a third of
+# its CPU time). The other li targets run each sweep's jobs in parallel (LAUNCHER=joblib).
+LI_JOBS ?= 2
+LI_PART_SWEEP = $(BIN)/rfbench -m hydra/launcher=basic experiment.blas_threads=1 experiment.results_dir=$(RESULTS) $(ARGS)
+LI_SMALL        := satimage_li,musk_li,robot_navigation_li,spambase_li,car_li,splice_li,ctg_li,page_blocks_li,thyroid_li,imageseg_li,vowel_li
+LI_DATASETS    ?= letter_li,magic_li,skin10k_li,$(LI_SMALL),shuttle500_li
+LI_CV_DATASETS ?= letter_li,magic_li,skin10k_li,$(LI_SMALL)
+LI_RBF_DATASETS ?= letter_li,skin10k_li,$(LI_SMALL),shuttle500_li
+LI_RBF_CV_DATASETS ?= skin10k_li,$(LI_SMALL)
 LI_RBF_SHORT_DATASETS ?= magic_li
 LI_RBF_SHORT_C ?= [-6,-4,-2,0,2,4,6,8,10]
-LI_SVM       = $(SWEEP) experiment=li_kernel_svm kernel=linear feature_map=identity classifier=svc_named
+LI_SVM       = $(LI_PART_SWEEP) experiment=li_kernel_svm kernel=linear feature_map=identity classifier=svc_named
 
 # li-fig7 / li-fig10: LibLinear on GCWS (b-bit codes, sparse: solver 1) and NRFF features against C,
 # every C scored on the test set (Li's protocol), with the linear baseline on the data; Li averages
 # 10 repetitions, and experiment=li_hashing runs his 10 (ARGS=experiment.trials=2 for a quick look). C here is
 # LibLinear's on features of unit-norm rows (GCWS: k nonzeros of 1/sqrt(k)), so Li's C is ours / k.
 # NRFF's best C lies higher than GCWS's (ijcnn1: at 2^12 for k <= 256): its grid reaches 2^16.
-LI_HASH      = $(SWEEP) experiment=li_hashing classifier=liblinear classifier.selection=test_grid
+LI_HASH_ARGS = experiment=li_hashing classifier=liblinear classifier.selection=test_grid
+LI_HASH      = $(SWEEP) $(LI_HASH_ARGS)
 LI_HASH_C   ?= [-2,0,2,4,6,8,10,12]
 LI_NRFF_C   ?= [-2,0,2,4,6,8,10,12,14,16]
-LI_FIG7_K   ?= 16,32,64,128,256,512,1024
+LI_FIG7_K   ?= 1024,512,256,128,64,32,16
 # GCWS on Letter, k = 16..1024 at b = 1, 2, 4: codes of 2^b k <= 512 columns go to the exact Newton
 # solver (densified; 11x faster than -s 1 at b = 1, k = 256), wider ones to LibLinear -s 1 on the
 # sparse codes (as fast as Newton at 1,024-2,048 columns, faster above). Same problem, same C grid.
-LI_FIG7_GCWS = $(LI_HASH) dataset=letter_li kernel=gmm 'classifier.log2_C=$(LI_HASH_C)'
+LI_FIG7_GCWS = $(LI_PART_SWEEP) $(LI_HASH_ARGS) dataset=letter_li kernel=gmm 'classifier.log2_C=$(LI_HASH_C)'
 LI_FIG7_NARROW_K1 ?= 16,32,64,128,256
-LI_FIG7_WIDE_K1   ?= 512,1024
 LI_FIG7_NARROW_K2 ?= 16,32,64,128
-LI_FIG7_WIDE_K2   ?= 256,512,1024
+LI_FIG7_WIDE_K2   ?= 1024,512,256
 LI_FIG7_NARROW_K4 ?= 16,32
-LI_FIG7_WIDE_K4   ?= 64,128,256,512,1024
+LI_FIG7_WIDE_K4   ?= 1024,512,256,128,64
 LI_FIG7_GAMMA ?= 11
-LI_FIG10_K  ?= 128,256,512,1024
+LI_FIG10_K  ?= 1024,512,256,128
 LI_FIG10_GAMMA ?= 0.0625,0.125,0.25,0.5,1,2,4,16
 
 li: li-fig1 li-fig2 li-fig3 li-fig4 li-tables li-tables-minmax li-fig6 li-fig7 li-fig10
-li li-tables li-tables-minmax li-fig7 li-fig10: LAUNCHER = joblib
+li li-tables-minmax li-fig10: LAUNCHER = joblib
 
 li-fig1 li-fig2 li-fig3 li-fig4: $(STAMP)
 	$(LI_REPORT) $(@:li-%=%)
 
+LI_TABLES_PARTS = li-tables-rbf li-tables-svm-cv li-tables-rbf-cv li-tables-rbf-short li-tables-svm
+.PHONY: $(LI_TABLES_PARTS)
+
 li-tables: $(STAMP)
+	$(MAKE) --no-print-directory -j$(LI_JOBS) $(LI_TABLES_PARTS)
+	$(LI_REPORT) tables
+
+li-tables-svm: $(STAMP)
 	$(LI_SVM) classifier.selection=test_grid dataset=$(LI_DATASETS) classifier.metric=gmm,linear
+li-tables-svm-cv: $(STAMP)
 	$(LI_SVM) classifier.selection=cv dataset=$(LI_CV_DATASETS) classifier.metric=gmm,linear
+li-tables-rbf: $(STAMP)
 	$(LI_SVM) classifier.selection=test_grid dataset=$(LI_RBF_DATASETS) classifier.metric=cosine_rbf
+li-tables-rbf-cv: $(STAMP)
 	$(LI_SVM) classifier.selection=cv dataset=$(LI_RBF_CV_DATASETS) classifier.metric=cosine_rbf
+li-tables-rbf-short: $(STAMP)
 	$(LI_SVM) classifier.selection=test_grid dataset=$(LI_RBF_SHORT_DATASETS) classifier.metric=cosine_rbf \
 	  'classifier.log2_C=$(LI_RBF_SHORT_C)'
-	$(LI_REPORT) tables
 
 # li-tables-minmax: an investigation beside li-tables, whose unit rows stay the primary reading of
 # Li: the same SVMs on dataset.scale=minmax_unit_rows (each feature to [0, 1] first, as LIBSVM's
@@ -170,17 +186,25 @@ li-tables-minmax: $(STAMP)
 li-fig6: $(STAMP)  ## accuracy vs C from li-tables' grid.csv files (no training)
 	$(LI_REPORT) fig6
 
+LI_FIG7_PARTS = li-fig7-b1-1024 li-fig7-b2-wide li-fig7-b4-wide li-fig7-b1-512 li-fig7-nrff \
+	li-fig7-b1-narrow li-fig7-b2-narrow li-fig7-b4-narrow li-fig7-linear
+.PHONY: $(LI_FIG7_PARTS)
+
 li-fig7: $(STAMP)  ## Letter: GCWS (b = 1, 2, 4; letter's 32 indices allow b <= 5) vs NRFF at Li's gamma 11
-	$(LI_FIG7_GCWS) feature_map.b=1 feature_map.n_components=$(LI_FIG7_NARROW_K1) classifier.solver=newton
-	$(LI_FIG7_GCWS) feature_map.b=1 feature_map.n_components=$(LI_FIG7_WIDE_K1) classifier.solver=1
-	$(LI_FIG7_GCWS) feature_map.b=2 feature_map.n_components=$(LI_FIG7_NARROW_K2) classifier.solver=newton
-	$(LI_FIG7_GCWS) feature_map.b=2 feature_map.n_components=$(LI_FIG7_WIDE_K2) classifier.solver=1
-	$(LI_FIG7_GCWS) feature_map.b=4 feature_map.n_components=$(LI_FIG7_NARROW_K4) classifier.solver=newton
-	$(LI_FIG7_GCWS) feature_map.b=4 feature_map.n_components=$(LI_FIG7_WIDE_K4) classifier.solver=1
-	$(LI_HASH) dataset=letter_li kernel=cosine_rbf kernel.gamma=$(LI_FIG7_GAMMA) feature_map.n_components=$(LI_FIG7_K) \
-	  'classifier.log2_C=$(LI_NRFF_C)'
-	$(LI_HASH) dataset=letter_li kernel=linear feature_map=identity 'classifier.log2_C=$(LI_HASH_C)'
+	$(MAKE) --no-print-directory -j$(LI_JOBS) $(LI_FIG7_PARTS)
 	$(LI_REPORT) fig7
+
+li-fig7-b1-1024 li-fig7-b1-512: $(STAMP)
+	$(LI_FIG7_GCWS) feature_map.b=1 feature_map.n_components=$(@:li-fig7-b1-%=%) classifier.solver=1
+li-fig7-b2-wide li-fig7-b4-wide: li-fig7-b%-wide: $(STAMP)
+	$(LI_FIG7_GCWS) feature_map.b=$* feature_map.n_components=$(LI_FIG7_WIDE_K$*) classifier.solver=1
+li-fig7-b1-narrow li-fig7-b2-narrow li-fig7-b4-narrow: li-fig7-b%-narrow: $(STAMP)
+	$(LI_FIG7_GCWS) feature_map.b=$* feature_map.n_components=$(LI_FIG7_NARROW_K$*) classifier.solver=newton
+li-fig7-nrff: $(STAMP)
+	$(LI_PART_SWEEP) $(LI_HASH_ARGS) dataset=letter_li kernel=cosine_rbf kernel.gamma=$(LI_FIG7_GAMMA) \
+	  feature_map.n_components=$(LI_FIG7_K) 'classifier.log2_C=$(LI_NRFF_C)'
+li-fig7-linear: $(STAMP)
+	$(LI_PART_SWEEP) $(LI_HASH_ARGS) dataset=letter_li kernel=linear feature_map=identity 'classifier.log2_C=$(LI_HASH_C)'
 
 li-fig10: $(STAMP)  ## ijcnn1: GCWS b = 6 (its 44 indices: Li's b = 8 keeps them all too) vs NRFF over gammas
 	$(LI_HASH) dataset=ijcnn1_li kernel=gmm feature_map.n_components=$(LI_FIG10_K) feature_map.b=6 classifier.solver=1 \
