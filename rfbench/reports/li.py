@@ -17,9 +17,11 @@ from pathlib import Path
 from rfbench.reports import li_curves, li_tables, li_theory, published
 
 PAPER = "li"
-#: Figs. 7 and 10: the dataset of each and its title.
-HASHING = {"fig7": ("letter_li", "Li Fig. 7, Letter: LibLinear on GCWS (solid) and NRFF (dashed) vs C"),
-           "fig10": ("ijcnn1_li", "Li Fig. 10, IJCNN: LibLinear on GCWS (b = 6) and NRFF vs C")}
+#: Figs. 7 and 10: the dataset of each, its title and the k of its panels (Fig. 7's caption; Fig. 10's
+#: text says only "k up to 1024").
+HASHING = {"fig7": ("letter_li", "Li Fig. 7, Letter: LibLinear on GCWS (solid) and NRFF (dashed) vs C",
+                    (16, 32, 64, 128, 256, 1024, 4096)),
+           "fig10": ("ijcnn1_li", "Li Fig. 10, IJCNN: LibLinear on GCWS (b = 6) and NRFF vs C", ())}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -37,11 +39,11 @@ def main(argv: list[str] | None = None) -> None:
         elif args.target == "fig6":
             li_curves.fig6(args.results / PAPER / li_tables.RUNS, out, li_tables.PAPER_DATASET)
         elif args.target in HASHING:
-            dataset, title = HASHING[args.target]
+            dataset, title, paper_ks = HASHING[args.target]
             pub = published.load(published.path_of(PAPER))
             linear = pub[(pub["dataset"] == li_tables.PAPER_DATASET[dataset]) & (pub["method"] == "linear")]
             li_curves.hashing(args.results / PAPER / "hashing", out, dataset, args.target, title,
-                              linear["value"].iloc[0] if len(linear) else None)
+                              linear["value"].iloc[0] if len(linear) else None, paper_ks)
         else:
             li_theory.FIGURES[args.target](out, seed=args.seed)
     except (FileNotFoundError, ValueError) as err:

@@ -11,6 +11,7 @@ trains anything.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -98,11 +99,11 @@ def _above_linear(best: pd.DataFrame) -> ClaimCheck:
 
 
 def hashing(root: Path, out: Path, dataset: str, figure: str, title: str,
-            published_linear: float | None = None) -> pd.DataFrame:
+            published_linear: float | None = None, paper_ks: Sequence[int] = ()) -> pd.DataFrame:
     """Fig. 7 or 10 for ``dataset`` from the runs below ``root``: ``out/<figure>.{csv,png,md}``.
 
     ``published_linear``, the paper's linear SVM accuracy (%) on the dataset (Table 2), is set
-    beside our linear baseline.
+    beside our linear baseline; the k of ``paper_ks`` (the paper's panels) without a run are listed.
 
     Returns the curves: accuracy (mean over trials) per method, k, b, gamma and C (ours and Li's).
     """
@@ -137,9 +138,16 @@ def hashing(root: Path, out: Path, dataset: str, figure: str, title: str,
                             + (f"the paper's Table 2: {published_linear:.2f} %" if published_linear else
                                "no published value")),
         ("", f"Figure: [{figure}.png]({figure}.png), x-axis Li's C (ours / k for GCWS); every point with our "
-             f"C: `{figure}.csv`. Accuracies are means over the trials column's repetitions (Li: 10).")],
+             f"C: `{figure}.csv`. Accuracies are means over the trials column's repetitions (Li: 10)."),
+        *_paper_ks_not_run(paper_ks, ks)],
         deviations(trials))
     return curves
+
+
+def _paper_ks_not_run(paper_ks: Sequence[int], ks: Sequence[float]) -> list[tuple[str, str]]:
+    missing = sorted(set(paper_ks) - set(ks))
+    return [("Not run", f"the paper's k = {', '.join(map(str, missing))}: not in the make target's k list "
+                        f"(their cost: README, Li)")] if missing else []
 
 
 def _solvers(trials: pd.DataFrame) -> pd.DataFrame:

@@ -51,7 +51,8 @@ def test_hashing_puts_gcws_c_in_lis_units_and_nrff_at_its_best_gamma(tmp_path):
     write_run(tmp_path, "n1", hashed("cosine_rbf", 16, gamma=1.0), [(nan, 16, 0.55), (nan, 64, 0.58)])
     write_run(tmp_path, "n11", hashed("cosine_rbf", 16, gamma=11.0), [(nan, 16, 0.40), (nan, 64, 0.66)])
     write_run(tmp_path, "lin", {**hashed("linear", nan)}, [(nan, 16, 0.62), (nan, 64, 0.61)])
-    curves = hashing(tmp_path, tmp_path / "out", "letter_li", "fig7", "test", published_linear=61.66)
+    curves = hashing(tmp_path, tmp_path / "out", "letter_li", "fig7", "test", published_linear=61.66,
+                     paper_ks=(16, 4096))
     gcws = curves[(curves["method"] == "GCWS") & (curves["b"] == 4)].set_index("C")
     assert gcws.loc[64, "C_li"] == 4.0 and gcws.loc[64, "accuracy"] == pytest.approx(65.0)
     nrff = curves[curves["method"] == "NRFF"]
@@ -67,6 +68,13 @@ def test_hashing_puts_gcws_c_in_lis_units_and_nrff_at_its_best_gamma(tmp_path):
     assert [[cell.strip() for cell in line.split("|")[1:-1]] for line in section] == [
         ["GCWS", "1", "newton", "16"], ["GCWS", "4", "1", "16"], ["NRFF", "-", "newton", "16"],
         ["linear", "-", "newton", "-"]]
+    assert "## Not run\n\nthe paper's k = 4096: not in the make target's k list (their cost: README, Li)" in text
+
+
+def test_hashing_lists_no_paper_k_when_every_one_ran(tmp_path):
+    write_run(tmp_path, "g1", hashed("gmm", 16, b=1), [(np.nan, 16, 0.5)])
+    hashing(tmp_path, tmp_path / "out", "letter_li", "fig7", "test", paper_ks=(16,))
+    assert "Not run" not in (tmp_path / "out" / "fig7.md").read_text()
 
 
 def test_hashing_without_runs_of_the_dataset_is_an_error(tmp_path):
