@@ -109,7 +109,7 @@ def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: list[
         results.clear_trials(out / "trials.csv")
         results.clear_trials(out / "grid.csv")
     log.info("run %s: %s, %d trial(s) to do in %s", out.name, _describe(cfg), len(todo), out)
-    with trial_progress(exp["trials"], exp["trials"] - len(todo)) as progress:
+    with trial_progress(exp["trials"], exp["trials"] - len(todo), name=f"run {out.name}") as progress:
         busy = [t for t in todo if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]
         for t in busy:  # wait for the other process, and compute the trial if it died
             _run_trial(cfg, data, kernel, out, t, progress, wait=True)

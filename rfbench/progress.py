@@ -43,14 +43,18 @@ class TrialProgress:
     bars : bool
         Draw tqdm bars on ``stream`` (else log lines).
     stream : text stream, default=sys.stderr
+    name : str, default=""
+        The run's name in each line, so that runs logging to one terminal (parallel make
+        targets) can be told apart.
     """
 
-    def __init__(self, total: int, done: int, bars: bool, stream: TextIO = sys.stderr):
+    def __init__(self, total: int, done: int, bars: bool, stream: TextIO = sys.stderr, name: str = ""):
         self.total, self.done, self.bars = total, done, bars
+        self._prefix = f"progress: {name}, " if name else "progress: "
         self._start, self._initial = time.monotonic(), done
         self._last_fit_log = self._start
         self._stream = stream
-        self._trials = tqdm(total=total, initial=done, desc="trials", unit="trial", file=stream,
+        self._trials = tqdm(total=total, initial=done, desc=f"{name} trials".lstrip(), unit="trial", file=stream,
                             dynamic_ncols=True) if bars else None
         self._fits: tqdm | None = None  # the current trial's, from its first fit on
 
@@ -63,7 +67,7 @@ class TrialProgress:
             return
         elapsed = time.monotonic() - self._start
         per_trial = elapsed / (self.done - self._initial)
-        log.info("progress: %d/%d trials, %s elapsed, ETA %s", self.done, self.total,
+        log.info("%s%d/%d trials, %s elapsed, ETA %s", self._prefix, self.done, self.total,
                  tqdm.format_interval(elapsed), tqdm.format_interval(per_trial * (self.total - self.done)))
 
     def fits(self, done: int, total: int) -> None:
@@ -75,7 +79,8 @@ class TrialProgress:
             self._fits.update(done - self._fits.n)
         elif time.monotonic() - self._last_fit_log >= FIT_LOG_INTERVAL:
             self._last_fit_log = time.monotonic()
-            log.info("progress: trial %d/%d, model selection %d/%d fits", self.done + 1, self.total, done, total)
+            log.info("%strial %d/%d, model selection %d/%d fits", self._prefix, self.done + 1, self.total,
+                     done, total)
 
     def close(self) -> None:
         """End the bars (the trials bar stays on screen, the fits bar goes)."""
@@ -90,12 +95,12 @@ class TrialProgress:
 
 
 @contextlib.contextmanager
-def trial_progress(total: int, done: int, stream: TextIO | None = None) -> Iterator[TrialProgress]:
-    """A :class:`TrialProgress` for one run, bars if ``stream`` (stderr) is a terminal."""
+def trial_progress(total: int, done: int, stream: TextIO | None = None, name: str = "") -> Iterator[TrialProgress]:
+    """A :class:`TrialProgress` for run ``name``, bars if ``stream`` (stderr) is a terminal."""
     stream = stream or sys.stderr
     bars = interactive(stream)
     with logging_redirect_tqdm() if bars else contextlib.nullcontext():
-        progress = TrialProgress(total, done, bars, stream)
+        progress = TrialProgress(total, done, bars, stream, name)
         try:
             yield progress
         finally:

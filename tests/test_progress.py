@@ -55,6 +55,17 @@ def test_plain_lines_report_fits_at_most_once_per_interval(caplog, monkeypatch):
     assert caplog.records == []
 
 
+def test_plain_lines_name_the_run(caplog, monkeypatch):
+    monkeypatch.setattr(progress, "FIT_LOG_INTERVAL", 0.0)
+    with caplog.at_level(logging.INFO, logger="rfbench"), \
+            progress.trial_progress(2, 0, io.StringIO(), name="run 1f53369a7940") as bar:
+        bar.fits(3, 55)
+        bar.trial_done()
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines[0] == "progress: run 1f53369a7940, trial 1/2, model selection 3/55 fits"
+    assert lines[1].startswith("progress: run 1f53369a7940, 1/2 trials, ")
+
+
 def test_terminal_bars_show_trials_and_fits(monkeypatch):
     monkeypatch.delenv("CI", raising=False)
     terminal = FakeTerminal()
@@ -77,7 +88,7 @@ def test_output_to_a_file_has_done_total_lines_and_no_bar(tmp_path):
     proc = run_rfbench(tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     out, _ = proc.communicate(timeout=600)
     assert proc.returncode == 0, out
-    assert re.findall(r"progress: (\d/\d) trials, \S+ elapsed, ETA \S+", out) == ["1/2", "2/2"]
+    assert re.findall(r"progress: run [0-9a-f]{12}, (\d/\d) trials, \S+ elapsed, ETA \S+", out) == ["1/2", "2/2"]
     assert "\r" not in out and "\x1b[" not in out and "trials:" not in out
     assert re.search(r"summary over 2 trial\(s\): test_accuracy = 0\.\d{4} \+- 0\.\d{4};", out)
 
@@ -103,6 +114,6 @@ def test_a_terminal_shows_a_trial_bar_unless_ci(tmp_path, ci):
     shown = read_terminal(tmp_path, {"CI": ci})
     assert "trial 1: test_accuracy=" in shown  # the log lines show either way
     if ci:
-        assert "progress: 2/2 trials" in shown and "trials:" not in shown
+        assert re.search(r"progress: run [0-9a-f]{12}, 2/2 trials", shown) and "trials:" not in shown
     else:
-        assert re.search(r"\rtrials: 100%\|.*\| 2/2 \[", shown) and "progress:" not in shown
+        assert re.search(r"\rrun [0-9a-f]{12} trials: 100%\|.*\| 2/2 \[", shown) and "progress:" not in shown
