@@ -134,7 +134,8 @@ LI_FIG7_K   ?= 1024,512,256,128,64,32,16
 # GCWS on Letter, k = 16..1024 at b = 1, 2, 4: codes of 2^b k <= 512 columns go to the exact Newton
 # solver (densified; 11x faster than -s 1 at b = 1, k = 256), wider ones to LibLinear -s 1 on the
 # sparse codes (as fast as Newton at 1,024-2,048 columns, faster above). Same problem, same C grid.
-LI_FIG7_GCWS = $(LI_PART_SWEEP) $(LI_HASH_ARGS) dataset=letter_li kernel=gmm 'classifier.log2_C=$(LI_HASH_C)'
+LI_FIG7      = $(LI_PART_SWEEP) $(LI_HASH_ARGS) dataset=letter_li
+LI_FIG7_GCWS = $(LI_FIG7) kernel=gmm 'classifier.log2_C=$(LI_HASH_C)'
 LI_FIG7_NARROW_K1 ?= 16,32,64,128,256
 LI_FIG7_NARROW_K2 ?= 16,32,64,128
 LI_FIG7_WIDE_K2   ?= 1024,512,256
@@ -201,10 +202,10 @@ li-fig7-b2-wide li-fig7-b4-wide: li-fig7-b%-wide: $(STAMP)
 li-fig7-b1-narrow li-fig7-b2-narrow li-fig7-b4-narrow: li-fig7-b%-narrow: $(STAMP)
 	$(LI_FIG7_GCWS) feature_map.b=$* feature_map.n_components=$(LI_FIG7_NARROW_K$*) classifier.solver=newton
 li-fig7-nrff: $(STAMP)
-	$(LI_PART_SWEEP) $(LI_HASH_ARGS) dataset=letter_li kernel=cosine_rbf kernel.gamma=$(LI_FIG7_GAMMA) \
-	  feature_map.n_components=$(LI_FIG7_K) 'classifier.log2_C=$(LI_NRFF_C)'
+	$(LI_FIG7) kernel=cosine_rbf kernel.gamma=$(LI_FIG7_GAMMA) feature_map.n_components=$(LI_FIG7_K) \
+	  'classifier.log2_C=$(LI_NRFF_C)'
 li-fig7-linear: $(STAMP)
-	$(LI_PART_SWEEP) $(LI_HASH_ARGS) dataset=letter_li kernel=linear feature_map=identity 'classifier.log2_C=$(LI_HASH_C)'
+	$(LI_FIG7) kernel=linear feature_map=identity 'classifier.log2_C=$(LI_HASH_C)'
 
 li-fig10: $(STAMP)  ## ijcnn1: GCWS b = 6 (its 44 indices: Li's b = 8 keeps them all too) vs NRFF over gammas
 	$(LI_HASH) dataset=ijcnn1_li kernel=gmm feature_map.n_components=$(LI_FIG10_K) feature_map.b=6 classifier.solver=1 \

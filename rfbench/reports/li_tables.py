@@ -246,16 +246,16 @@ def c_grids(trials: pd.DataFrame) -> list[tuple[str, str]]:
     trials : DataFrame
         Trials with ``classifier.log2_C`` (e.g. "[-6, -4, ..., 16]"), ``dataset`` and ``method``.
     """
-    grids = {grid: json.loads(grid) for grid in trials["classifier.log2_C"].unique()}
-    widest = max(grids.values(), key=lambda g: (max(g), len(g)), default=[])
+    grids = sorted(((grid, json.loads(grid)) for grid in trials["classifier.log2_C"].unique()),
+                   key=lambda item: (-max(item[1]), -len(item[1])))  # the widest first
     everywhere, lines = set(trials["dataset"]), []
-    for grid, exponents in sorted(grids.items(), key=lambda item: (-max(item[1]), -len(item[1]))):
+    for grid, exponents in grids:
         part = trials[trials["classifier.log2_C"] == grid]
         names = {method: set(part.loc[part["method"] == method, "dataset"]) for method in METHODS}
         cells = "; ".join(f"{method} on {'every dataset' if on == everywhere else ', '.join(sorted(on))}"
                           for method, on in names.items() if on)
         lines.append((f"C over 2^{min(exponents)}..2^{max(exponents)} ({len(exponents)} values): {cells}",
-                      C_GRID_REASON if exponents == widest else SHORT_C_GRID_REASON))
+                      C_GRID_REASON if exponents == grids[0][1] else SHORT_C_GRID_REASON))
     return lines
 
 
