@@ -30,7 +30,7 @@ from sklearn.utils.validation import check_array, check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from rfbench.grid_search import GridSearchResults
-from rfbench.newton_svc import DEFAULT_TOL, newton_gram, squared_hinge_path
+from rfbench.newton_svc import DEFAULT_TOL, newton_gram, row_space, squared_hinge_path
 from rfbench.validation import is_int, is_real
 
 #: The paper's grid C = 2^-5, 2^-4, ..., 2^5.
@@ -182,8 +182,10 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         X : ndarray or scipy.sparse matrix of shape (n_samples, n_features)
             Float32 or float64 features, all finite.  Sparse (CSR) features go to
             LibLinear's solvers as they are; ``"newton"`` densifies them (at most
-            ``MAX_NEWTON_FEATURES`` columns), which on narrow hashed features (e.g. GCWS
-            with 2^b k <= 512) is many times faster than ``-s 1`` (README, Li).
+            ``MAX_NEWTON_FEATURES`` columns) and, if they are rank-deficient like GCWS's
+            one-hot codes, solves on their row space (``newton_svc.row_space``): on
+            hashed features of a few thousand columns many times faster than ``-s 1``
+            (README, Li).
         y : ndarray of shape (n_samples,)
             Class labels, at least two distinct values.
         X_test, y_test : the test set, required by ``selection="test_grid"`` (unused otherwise)
@@ -194,6 +196,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         """
         self.check_params()
         grid = np.asarray(self.C_grid, dtype=np.float64)
+        sparse = sp.issparse(X)
         X = _check_X(X, dense=self.solver == NEWTON)
         y = np.asarray(y)
         if y.ndim != 1 or len(y) != X.shape[0]:
@@ -210,9 +213,9 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         self._fits = 0
         self._total_fits = (self.cv * len(grid) if cross_validate else 0) + (len(grid) if test else 1)
         if test is not None:
-            self._fit_test_grid(X, y_idx, grid, *test)
+            self._fit_test_grid(X, y_idx, grid, *test, sparse=sparse)
         elif self.solver == NEWTON:
-            self._fit_newton(X, y_idx, grid, cross_validate)
+            self._fit_newton(X, y_idx, grid, cross_validate, sparse)
         else:
             self._fit_liblinear(X, y_idx, grid, cross_validate)
         return self
@@ -228,16 +231,19 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         index = np.searchsorted(self.classes_, y_test).clip(max=len(self.classes_) - 1)
         return X_test, np.where(self.classes_[index] == y_test, index, -1)
 
-    def _fit_test_grid(self, X, y_idx: np.ndarray, grid: np.ndarray, X_test, y_test: np.ndarray) -> None:
+    def _fit_test_grid(
+        self, X, y_idx: np.ndarray, grid: np.ndarray, X_test, y_test: np.ndarray, sparse: bool
+    ) -> None:
         """Train every C on all of (X, y), score it on the test set, keep the best (ties: the smaller C)."""
         order = np.argsort(grid, kind="stable")
         scores, weights = np.empty(len(grid)), [None] * len(grid)
         if self.solver == NEWTON:
-            Z, tol = _design_matrix(X, self.bias), DEFAULT_TOL if self.tol is None else float(self.tol)
+            (Z, Q), tol = _newton_design(X, self.bias, sparse), DEFAULT_TOL if self.tol is None else float(self.tol)
             signs = _one_vs_rest_signs(y_idx, len(self.classes_))
+            Z_test = _in_basis(_design_matrix(X_test, self.bias), Q)
             with threadpool_limits(limits=1):
-                scores[order], W = _newton_path_scores(Z, signs, grid[order], tol, _design_matrix(X_test, self.bias),
-                                                       y_test)
+                scores[order], W = _newton_path_scores(Z, signs, grid[order], tol, Z_test, y_test)
+            W = _from_basis(W, Q)
             for rank, j in enumerate(order):
                 weights[j] = self._split_bias(W[rank])
             self._labels = self._newton_labels()
@@ -264,18 +270,17 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         self._fitted(1)
         self.coef_, self.intercept_, self._labels = _in_class_order(*_weights(self.model_))
 
-    def _fit_newton(self, X: np.ndarray, y_idx: np.ndarray, grid: np.ndarray, cross_validate: bool) -> None:
+    def _fit_newton(
+        self, X: np.ndarray, y_idx: np.ndarray, grid: np.ndarray, cross_validate: bool, sparse: bool
+    ) -> None:
         """CV and refit by ``squared_hinge_path``: folds in threads, then the refit's classes.
 
         Each fold walks the grid upwards, warm-starting each C from the last; the refit
         starts from the folds' mean solution at the chosen C.  All of it runs with one
-        BLAS thread per worker, so the result does not depend on ``n_jobs``.
+        BLAS thread per worker, so the result does not depend on ``n_jobs``.  The basis of
+        the whole Z's row space holds every fold's, so the folds share it.
         """
-        Z = _design_matrix(X, self.bias)
-        if Z.shape[1] > MAX_NEWTON_FEATURES:
-            raise ValueError(
-                f"solver='newton' forms a p x p Hessian and X has p={Z.shape[1]} columns with the bias, "
-                f"more than {MAX_NEWTON_FEATURES}; use a LibLinear solver (e.g. solver=1)")
+        Z, Q = _newton_design(X, self.bias, sparse)
         signs = _one_vs_rest_signs(y_idx, len(self.classes_))
         tol = DEFAULT_TOL if self.tol is None else float(self.tol)
         order = np.argsort(grid, kind="stable")
@@ -297,7 +302,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             gram = newton_gram(Z) if signs.shape[1] > 1 else None  # one for every class's refit
             refits = [pool.submit(_newton_refit, Z, signs[:, k], self.C_, None if start is None else start[:, k],
                                   tol, gram) for k in range(signs.shape[1])]
-            W = np.column_stack([job.result() for job in refits])
+            W = _from_basis(np.column_stack([job.result() for job in refits]), Q)
         self._fitted(1)
         self.coef_, self.intercept_ = self._split_bias(W)
         self._labels = self._newton_labels()
@@ -447,6 +452,31 @@ def _newton_refit(
     Z: np.ndarray, y: np.ndarray, C: float, start: np.ndarray | None, tol: float, gram: np.ndarray | None
 ) -> np.ndarray:
     return next(squared_hinge_path(Z, y, [C], start, tol, gram=gram))
+
+
+def _newton_design(X: np.ndarray, bias: float, sparse: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """Newton's design matrix Z, or (Z Q, Q) on the basis Q of its row space (``newton_svc.row_space``)
+    when X came sparse and Z is rank-deficient; the same optimum, w = Q v.
+
+    Only sparse features are checked: hashed one-hot codes are rank-deficient by
+    construction, dense random features of p < n columns are not worth an eigendecomposition.
+    """
+    Z = _design_matrix(X, bias)
+    if Z.shape[1] > MAX_NEWTON_FEATURES:
+        raise ValueError(
+            f"solver='newton' forms a p x p Hessian and X has p={Z.shape[1]} columns with the bias, "
+            f"more than {MAX_NEWTON_FEATURES}; use a LibLinear solver (e.g. solver=1)")
+    Q = row_space(Z) if sparse else None
+    return _in_basis(Z, Q), Q
+
+
+def _in_basis(Z: np.ndarray, Q: np.ndarray | None) -> np.ndarray:
+    return Z if Q is None else Z @ Q
+
+
+def _from_basis(W: np.ndarray, Q: np.ndarray | None) -> np.ndarray:
+    """Weights over the design matrix's columns from weights (..., r, n_w) over Z Q."""
+    return W if Q is None else Q @ W
 
 
 def _design_matrix(X: np.ndarray, bias: float) -> np.ndarray:

@@ -24,6 +24,13 @@ than LibLinear's coordinate or CG sweeps over its sparse rows at the large C the
 papers' cross-validation picks.  Along an increasing grid of C each solution
 starts from the previous one, which leaves about three steps per value.
 
+Sparse codes are often rank-deficient (GCWS's one-hot b-bit codes: each sample's
+2^b columns sum to a constant, so rank Z <= (2^b - 1) k + 1 of p = 2^b k).  The
+minimizer lies in the row space of Z (a part of w orthogonal to every z_i moves no
+margin and only adds to ||w||^2), so ``row_space`` gives an orthonormal basis Q of
+it, and the same problem is solved on the r columns of Z Q (Gram (Z Q)(Z Q)^T =
+Z Z^T) with w = Q v: at b = 1, r^3 = p^3 / 8 per Cholesky factorization.
+
 The stopping rule is LibLinear's ``||g(w)|| <= tol * ||g(0)||`` with a tight
 default (1e-8; LibLinear's ``-s 2`` uses 1e-2), so the result is the optimum to
 within round-off for the purposes of model selection, whatever the start.
@@ -34,7 +41,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
+from scipy.linalg import cho_factor, cho_solve, eigh
 from sklearn.exceptions import ConvergenceWarning
 
 #: Default relative gradient tolerance ||g(w)|| <= tol ||g(0)||.
@@ -91,6 +98,17 @@ def squared_hinge_path(
 def newton_gram(Z: np.ndarray) -> np.ndarray:
     """The Gram the Newton steps use: Z^T Z (p x p) if p <= n, else Z Z^T (n x n)."""
     return Z.T @ Z if _primal(Z) else Z @ Z.T
+
+
+def row_space(Z: np.ndarray) -> np.ndarray | None:
+    """An orthonormal basis Q (p x r) of the row space of Z if its rank r is below p, else None.
+
+    Q holds the eigenvectors of Z^T Z whose eigenvalues exceed p * eps times the
+    largest (numpy's ``matrix_rank`` rule); Z Z^T = (Z Q)(Z Q)^T to round-off.
+    """
+    eigenvalues, eigenvectors = eigh(Z.T @ Z, check_finite=False)
+    keep = eigenvalues > eigenvalues[-1] * len(eigenvalues) * np.finfo(np.float64).eps
+    return None if keep.all() else eigenvectors[:, keep]
 
 
 def _primal(Z: np.ndarray) -> bool:

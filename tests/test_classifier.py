@@ -317,6 +317,23 @@ def test_newton_densifies_sparse_features_to_the_dense_result(selection):
     np.testing.assert_array_equal(sparse.predict(sp.csr_matrix(X)), dense.predict(X))
 
 
+@pytest.mark.parametrize("selection", ["cv", "test_grid"])
+def test_newton_on_rank_deficient_sparse_codes_equals_newton_on_their_dense_copy(selection):
+    """Sparse one-hot codes are solved on their row space (k + 1 of 2k columns); dense input is not reduced."""
+    rng = np.random.default_rng(4)
+    codes = rng.integers(2, size=(240, 10))
+    X = np.zeros((240, 20))
+    X[np.arange(240)[:, None], codes + 2 * np.arange(10)] = 1 / np.sqrt(10)
+    y = np.digitize(codes[:, :4].sum(axis=1) + rng.normal(0, 0.7, 240), [1.5, 2.5])  # 3 classes
+    params = dict(solver="newton", C_grid=[0.25, 4.0, 64.0], cv=3, random_state=0, selection=selection)
+    dense = LibLinearClassifier(**params).fit(X, y, X, y)
+    sparse = LibLinearClassifier(**params).fit(sp.csr_matrix(X), y, sp.csr_matrix(X), y)
+    assert np.linalg.matrix_rank(X) == 11
+    np.testing.assert_array_equal(sparse.cv_scores_, dense.cv_scores_)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, atol=1e-9 * np.abs(dense.coef_).max())
+    np.testing.assert_array_equal(sparse.predict(sp.csr_matrix(X)), dense.predict(X))
+
+
 def test_newton_refuses_sparse_features_too_wide_to_densify_naming_the_fix(monkeypatch):
     monkeypatch.setattr(rc, "MAX_NEWTON_FEATURES", 12)
     X, y = noisy_problem(n=60, d=13, seed=1, dtype=np.float64)

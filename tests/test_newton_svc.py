@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse as sp
 from liblinear.liblinearutil import train
 
-from rfbench.newton_svc import _ActiveGram, _RowGram, newton_gram, primal_objective, squared_hinge_path
+from rfbench.newton_svc import _ActiveGram, _RowGram, newton_gram, primal_objective, row_space, squared_hinge_path
 
 
 def binary_problem(n=400, p=15, seed=0, scale=1.0):
@@ -93,3 +93,33 @@ def test_the_two_newton_systems_give_the_same_step():
 def test_newton_gram_is_the_smaller_one():
     Z, _ = binary_problem(n=30, p=12)
     assert newton_gram(Z).shape == (12, 12) and newton_gram(Z.T.copy()).shape == (12, 12)
+
+
+def one_hot_codes(n=200, k=6, levels=2, seed=0):
+    """k blocks of ``levels`` columns with one 1/sqrt(k) each (GCWS's codes): rank (levels - 1) k + 1."""
+    codes = np.random.default_rng(seed).integers(levels, size=(n, k))
+    Z = np.zeros((n, levels * k))
+    Z[np.arange(n)[:, None], codes + levels * np.arange(k)] = 1 / np.sqrt(k)
+    return Z, codes
+
+
+@pytest.mark.parametrize("levels", [2, 4])
+def test_row_space_of_one_hot_codes_has_their_rank_and_keeps_the_gram(levels):
+    Z, _ = one_hot_codes(levels=levels)
+    Q = row_space(Z)
+    assert Q.shape == (levels * 6, (levels - 1) * 6 + 1)
+    np.testing.assert_allclose(Q.T @ Q, np.eye(Q.shape[1]), atol=1e-12)
+    np.testing.assert_allclose((Z @ Q) @ (Z @ Q).T, Z @ Z.T, atol=1e-12)
+
+
+def test_row_space_of_a_full_rank_matrix_is_none():
+    assert row_space(binary_problem()[0]) is None
+
+
+def test_newton_on_the_row_space_reaches_the_optimum_of_the_full_problem():
+    Z, codes = one_hot_codes(levels=4, seed=2)
+    y = np.where(codes[:, 0] + codes[:, 1] + np.random.default_rng(3).normal(0, 1, len(Z)) > 3, 1.0, -1.0)
+    Q, Cs = row_space(Z), [2.0**-3, 1.0, 64.0]
+    for w, v, C in zip(squared_hinge_path(Z, y, Cs), squared_hinge_path(Z @ Q, y, Cs), Cs):
+        assert primal_objective(Z, y, C, Q @ v) <= primal_objective(Z, y, C, w) * (1 + 1e-12)
+        np.testing.assert_allclose(Q @ v, w, atol=1e-9 * np.abs(w).max())
