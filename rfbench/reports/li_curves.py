@@ -146,8 +146,8 @@ def hashing(root: Path, out: Path, dataset: str, figure: str, title: str,
 
 def _paper_ks_not_run(paper_ks: Sequence[int], ks: Sequence[float]) -> list[tuple[str, str]]:
     missing = sorted(set(paper_ks) - set(ks))
-    return [("Not run", f"the paper's k = {', '.join(map(str, missing))}: not in the make target's k list "
-                        f"(their cost: README, Li)")] if missing else []
+    return [("Not run", f"the paper's k = {', '.join(map(str, missing))}: no run below the results folder yet "
+                        f"(`make li-fig7` runs it; its cost: README, Li)")] if missing else []
 
 
 def _solvers(trials: pd.DataFrame) -> pd.DataFrame:
