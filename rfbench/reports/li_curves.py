@@ -211,7 +211,7 @@ def _gcws_above_nrff(best: pd.DataFrame) -> ClaimCheck:
     both = best.assign(gcws=gcws).dropna(subset=["gcws", "NRFF"])
     fails = both.loc[both["gcws"] <= both["NRFF"], "k"].tolist()
     return ClaimCheck(not fails, f"above at {len(both) - len(fails)} of {len(both)} k"
-                      + (f"; not at k = {fails}" if fails else ""))
+                      + (f"; not at k = {', '.join(f'{k:g}' for k in fails)}" if fails else ""))
 
 
 def _smallest_k_above_linear(best: pd.DataFrame, k: float) -> ClaimCheck:

@@ -82,3 +82,12 @@ def test_hashing_without_runs_of_the_dataset_is_an_error(tmp_path):
     write_run(tmp_path, "g1", hashed("gmm", 16, b=1), [(np.nan, 16, 0.5)])
     with pytest.raises(FileNotFoundError, match="dataset=ijcnn1_li"):
         hashing(tmp_path, tmp_path / "out", "ijcnn1_li", "fig10", "test")
+
+
+def test_hashing_names_each_k_where_nrff_is_not_below_gcws(tmp_path):
+    write_run(tmp_path, "g16", hashed("gmm", 16, b=4), [(np.nan, 16, 0.70)])
+    write_run(tmp_path, "n16", hashed("cosine_rbf", 16, gamma=11.0), [(np.nan, 16, 0.60)])
+    write_run(tmp_path, "g4096", hashed("gmm", 4096, b=4), [(np.nan, 16, 0.9615)])
+    write_run(tmp_path, "n4096", hashed("cosine_rbf", 4096, gamma=11.0), [(np.nan, 16, 0.9632)])
+    hashing(tmp_path, tmp_path / "out", "letter_li", "fig7", "test")
+    assert "| fails      | above at 1 of 2 k; not at k = 4096 |" in (tmp_path / "out" / "fig7.md").read_text()
