@@ -142,7 +142,7 @@ LI_FIG7_WIDE_K2   ?= 1024,512,256
 LI_FIG7_NARROW_K4 ?= 16,32
 LI_FIG7_WIDE_K4   ?= 1024,512,256,128,64
 LI_FIG7_GAMMA ?= 11
-# Li's right panels end at k = 4096: there one trial costs 7.7 min of CPU (GCWS b = 4) to about 20 (NRFF)
+# Li's right panels end at k = 4096: there one trial costs 7 to 12 min of CPU (GCWS b = 4 to 1) and 18 (NRFF)
 # (README, Li), so LI_FIG7_4096_TRIALS of Li's 10 (the report's trials column says how many each k has).
 LI_FIG7_4096_TRIALS ?= 2
 LI_FIG7_4096 = $(LI_FIG7) feature_map.n_components=4096 experiment.trials=$(LI_FIG7_4096_TRIALS)
