@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from rfbench import plotting, results
+from rfbench.feature_map.gcws import index_width
 from rfbench.reports import li_tables, render
 from rfbench.reports.compare import ClaimCheck
 from rfbench.reports.render import plt
@@ -133,6 +134,7 @@ def hashing(root: Path, out: Path, dataset: str, figure: str, title: str,
                                                for c, v in claims])),
         ("Solvers (one L2-loss SVM problem: newton solves it exactly, LibLinear's -s 1 to its default "
          "tolerance)", _solvers(trials)),
+        *_index_bits(trials),
         ("Linear baseline", (f"ours {best['linear'].max():.2f} %" if best["linear"].notna().any() else "ours not run")
                             + " (LibLinear on the unit rows, best C); "
                             + (f"the paper's Table 2: {published_linear:.2f} %" if published_linear else
@@ -148,6 +150,22 @@ def _paper_ks_not_run(paper_ks: Sequence[int], ks: Sequence[float]) -> list[tupl
     missing = sorted(set(paper_ks) - set(ks))
     return [("Not run", f"the paper's k = {', '.join(map(str, missing))}: no run below the results folder yet "
                         f"(`make li-fig7` runs it; its cost: README, Li)")] if missing else []
+
+
+def _index_bits(trials: pd.DataFrame) -> list[tuple[str, str]]:
+    """How many bits GCWS's sampled index has on this dataset, and so which b matches Li's b = 8."""
+    gcws = trials[trials["kernel.name"] == "gmm"]
+    if gcws.empty:
+        return []
+    d = int(gcws["d"].iloc[0])
+    split = bool(gcws["feature_map.gmm_transform"].iloc[0])
+    m = 2 * d if split else d
+    width = index_width(m)
+    text = f"i* takes m = {m} values ({'2D' if split else 'D'}, D = {d}), so b = {width} keeps all of it"
+    if width <= 8:  # Li's b = 8 then adds only columns that no row ever sets
+        text += (f", and Li's b = 8 keeps no more: its codes are ours plus 2^8 - 2^{width} always-zero columns "
+                 "per sample (the same linear SVM)")
+    return [("Bits of the index", f"{text}; b > {width} is refused.")]
 
 
 def _solvers(trials: pd.DataFrame) -> pd.DataFrame:

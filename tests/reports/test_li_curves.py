@@ -39,9 +39,10 @@ def test_fig6_takes_rbf_at_its_best_gamma_for_every_c(tmp_path):
     assert (tmp_path / "out" / "fig6.png").stat().st_size > 0
 
 
-def hashed(kernel, k, b=np.nan, gamma=np.nan, solver="newton"):
+def hashed(kernel, k, b=np.nan, gamma=np.nan, solver="newton", d=16):
     return {"dataset.name": "letter_li", "kernel.name": kernel, "feature_map.n_components": k,
-            "feature_map.b": b, "kernel.gamma": gamma, "classifier.solver": solver}
+            "feature_map.b": b, "kernel.gamma": gamma, "classifier.solver": solver, "d": d,
+            "feature_map.gmm_transform": True if kernel == "gmm" else np.nan}
 
 
 def test_hashing_puts_gcws_c_in_lis_units_and_nrff_at_its_best_gamma(tmp_path):
@@ -91,3 +92,19 @@ def test_hashing_names_each_k_where_nrff_is_not_below_gcws(tmp_path):
     write_run(tmp_path, "n4096", hashed("cosine_rbf", 4096, gamma=11.0), [(np.nan, 16, 0.9632)])
     hashing(tmp_path, tmp_path / "out", "letter_li", "fig7", "test")
     assert "| fails      | above at 1 of 2 k; not at k = 4096 |" in (tmp_path / "out" / "fig7.md").read_text()
+
+
+@pytest.mark.parametrize(("d", "line"), [
+    (16, "i* takes m = 32 values (2D, D = 16), so b = 5 keeps all of it, and Li's b = 8 keeps no more: its codes "
+         "are ours plus 2^8 - 2^5 always-zero columns per sample (the same linear SVM); b > 5 is refused."),
+    (200, "i* takes m = 400 values (2D, D = 200), so b = 9 keeps all of it; b > 9 is refused.")])
+def test_hashing_names_the_b_that_keeps_the_whole_index(tmp_path, d, line):
+    write_run(tmp_path, "g", hashed("gmm", 16, b=4, d=d), [(np.nan, 16, 0.70)])
+    hashing(tmp_path, tmp_path / "out", "letter_li", "fig7", "test")
+    assert f"## Bits of the index\n\n{line}" in (tmp_path / "out" / "fig7.md").read_text()
+
+
+def test_hashing_without_gcws_says_nothing_of_index_bits(tmp_path):
+    write_run(tmp_path, "n", hashed("cosine_rbf", 16, gamma=1.0), [(np.nan, 16, 0.60)])
+    hashing(tmp_path, tmp_path / "out", "letter_li", "fig7", "test")
+    assert "Bits of the index" not in (tmp_path / "out" / "fig7.md").read_text()
