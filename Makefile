@@ -18,7 +18,7 @@ RESULTS ?= results
 
 .PHONY: install run test lint bench sweep clean-results askrff askrff-fig1 askrff-fig2 askrff-fig3 askrff-table1 \
         askrff-equal-width tutorial report rr rr-table1 rr-cpu_act rr-census_house rr-a9a rr-kddcup99 \
-        li li-fig1 li-fig2 li-fig3 li-fig4 li-tables li-tables-minmax li-fig6 li-fig7 li-fig10
+        li li-fig1 li-fig2 li-fig3 li-fig4 li-tables li-table1 li-table2 li-table3 li-tables-minmax li-fig6 li-fig7 li-fig10
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -102,7 +102,7 @@ LI_REPORT    = $(BIN)/python -m rfbench.reports.li --results $(RESULTS)
 # LI_DATASETS: GMM and linear, test-grid selection. LI_CV_DATASETS: the same with 5-fold CV beside it
 # (not Shuttle500: a class with one training row allows no stratified 5-fold). LI_RBF_DATASETS: RBF
 # over Li's 58 gammas x 12 C on all but Magic (LI_RBF_CV_DATASETS: not Shuttle500, nor Letter: its
-# 58 x 12 test grid alone takes an hour). LI_RBF_SHORT_DATASETS: RBF on Magic, test grid only and C up
+# 58 x 12 test grid alone takes 67 CPU-min). LI_RBF_SHORT_DATASETS: RBF on Magic, test grid only and C up
 # to 2^10 (LI_RBF_SHORT_C): there one libsvm fit at larger C takes minutes (gamma 7: 9 s at C = 2^10,
 # 492 s at 2^16), so the full grid, or CV, would take days (README, Li: the measured costs).
 # li-tables and li-fig7 run their sweeps as sub-targets (LI_TABLES_PARTS, LI_FIG7_PARTS), LI_JOBS
@@ -120,6 +120,15 @@ LI_RBF_CV_DATASETS ?= skin10k_li,$(LI_SMALL)
 LI_RBF_SHORT_DATASETS ?= magic_li
 LI_RBF_SHORT_C ?= [-6,-4,-2,0,2,4,6,8,10]
 LI_SVM       = $(LI_PART_SWEEP) experiment=li_kernel_svm kernel=linear feature_map=identity classifier=svc_named
+LI_GMM_LINEAR := classifier.metric=gmm,linear
+# LI_TABLE (a comma list; empty: no restriction) keeps a part's datasets to those of one table (li-table<n>).
+comma := ,
+empty :=
+space := $(empty) $(empty)
+li_words = $(subst $(comma),$(space),$(1))
+li_in_table = $(if $(LI_TABLE),$(subst $(space),$(comma),$(strip $(filter $(call li_words,$(LI_TABLE)),$(call li_words,$(1))))),$(1))
+# $(call li_svm_on,DATASETS,ARGS): the SVM sweep over DATASETS (those in LI_TABLE), or a note when none is
+li_svm_on = $(if $(call li_in_table,$(1)),$(LI_SVM) dataset=$(call li_in_table,$(1)) $(2),@echo "$@: no dataset of LI_TABLE=$(LI_TABLE)")
 
 # li-fig7 / li-fig10: LibLinear on GCWS (b-bit codes, sparse: solver 1) and NRFF features against C,
 # every C scored on the test set (Li's protocol), with the linear baseline on the data; Li averages
@@ -144,6 +153,10 @@ LI_FIG7_WIDE_K4   ?= 1024,512,256,128,64
 LI_FIG7_NARROW_K5 ?= 16
 LI_FIG7_WIDE_K5   ?= 1024,512,256,128,64,32
 LI_FIG7_GAMMA ?= 11
+# NRFF at its best gamma per k (Li's caption): the gamma of Li's exact RBF on Letter (11) at every k, and
+# LI_FIG7_NRFF_GAMMAS beside it at k <= 512, where one trial costs seconds (k = 1024: a minute per gamma).
+LI_FIG7_NRFF_GAMMAS ?= 0.25,0.5,1,2,4,8,16
+LI_FIG7_NRFF_K ?= 512,256,128,64,32,16
 # Li's right panels end at k = 4096: there one trial costs 7 to 12 min of CPU (GCWS b = 4 to 1) and 18 (NRFF)
 # (README, Li), so LI_FIG7_4096_TRIALS of Li's 10 (the report's trials column says how many each k has).
 LI_FIG7_4096_TRIALS ?= 2
@@ -165,16 +178,24 @@ li-tables: $(STAMP)
 	$(LI_REPORT) tables
 
 li-tables-svm: $(STAMP)
-	$(LI_SVM) classifier.selection=test_grid dataset=$(LI_DATASETS) classifier.metric=gmm,linear
+	$(call li_svm_on,$(LI_DATASETS),classifier.selection=test_grid $(LI_GMM_LINEAR))
 li-tables-svm-cv: $(STAMP)
-	$(LI_SVM) classifier.selection=cv dataset=$(LI_CV_DATASETS) classifier.metric=gmm,linear
+	$(call li_svm_on,$(LI_CV_DATASETS),classifier.selection=cv $(LI_GMM_LINEAR))
 li-tables-rbf: $(STAMP)
-	$(LI_SVM) classifier.selection=test_grid dataset=$(LI_RBF_DATASETS) classifier.metric=cosine_rbf
+	$(call li_svm_on,$(LI_RBF_DATASETS),classifier.selection=test_grid classifier.metric=cosine_rbf)
 li-tables-rbf-cv: $(STAMP)
-	$(LI_SVM) classifier.selection=cv dataset=$(LI_RBF_CV_DATASETS) classifier.metric=cosine_rbf
+	$(call li_svm_on,$(LI_RBF_CV_DATASETS),classifier.selection=cv classifier.metric=cosine_rbf)
 li-tables-rbf-short: $(STAMP)
-	$(LI_SVM) classifier.selection=test_grid dataset=$(LI_RBF_SHORT_DATASETS) classifier.metric=cosine_rbf \
-	  'classifier.log2_C=$(LI_RBF_SHORT_C)'
+	$(call li_svm_on,$(LI_RBF_SHORT_DATASETS),classifier.selection=test_grid classifier.metric=cosine_rbf \
+	  'classifier.log2_C=$(LI_RBF_SHORT_C)')
+
+# li-table1, li-table2, li-table3: li-tables on one table's datasets (LI_TABLE<n>; Table 3's MNIST
+# variants are not in the mirror, so li-table3 trains nothing), then the one report of all three.
+LI_TABLE1 := magic_li,skin10k_li,$(LI_SMALL),shuttle500_li
+LI_TABLE2 := letter_li
+LI_TABLE3 := none
+li-table1 li-table2 li-table3: li-table%: $(STAMP)
+	$(MAKE) --no-print-directory li-tables LI_TABLE=$(LI_TABLE$*)
 
 # li-tables-minmax: an investigation beside li-tables, whose unit rows stay the primary reading of
 # Li: the same SVMs on dataset.scale=minmax_unit_rows (each feature to [0, 1] first, as LIBSVM's
@@ -194,10 +215,10 @@ li-fig6: $(STAMP)  ## accuracy vs C from li-tables' grid.csv files (no training)
 	$(LI_REPORT) fig6
 
 LI_FIG7_PARTS = li-fig7-4096-gcws li-fig7-4096-nrff li-fig7-b2-wide li-fig7-b4-wide li-fig7-b5-wide li-fig7-b1 \
-	li-fig7-nrff li-fig7-b2-narrow li-fig7-b4-narrow li-fig7-b5-narrow li-fig7-linear
+	li-fig7-nrff li-fig7-nrff-gammas li-fig7-b2-narrow li-fig7-b4-narrow li-fig7-b5-narrow li-fig7-linear
 .PHONY: $(LI_FIG7_PARTS)
 
-li-fig7: $(STAMP)  ## Letter: GCWS (b = 1, 2, 4, 5: letter's 32 indices, all bits as Li's b = 8) vs NRFF at gamma 11
+li-fig7: $(STAMP)  ## Letter: GCWS (b = 1, 2, 4, 5: letter's 32 indices, all bits as Li's b = 8) vs NRFF at its best gamma
 	$(MAKE) --no-print-directory -j$(LI_JOBS) $(LI_FIG7_PARTS)
 	$(LI_REPORT) fig7
 
@@ -209,6 +230,9 @@ li-fig7-b2-narrow li-fig7-b4-narrow li-fig7-b5-narrow: li-fig7-b%-narrow: $(STAM
 	$(LI_FIG7_GCWS) feature_map.b=$* feature_map.n_components=$(LI_FIG7_NARROW_K$*) classifier.solver=newton
 li-fig7-nrff: $(STAMP)
 	$(LI_FIG7) kernel=cosine_rbf kernel.gamma=$(LI_FIG7_GAMMA) feature_map.n_components=$(LI_FIG7_K) \
+	  'classifier.log2_C=$(LI_NRFF_C)'
+li-fig7-nrff-gammas: $(STAMP)
+	$(LI_FIG7) kernel=cosine_rbf kernel.gamma=$(LI_FIG7_NRFF_GAMMAS) feature_map.n_components=$(LI_FIG7_NRFF_K) \
 	  'classifier.log2_C=$(LI_NRFF_C)'
 li-fig7-4096-gcws: $(STAMP)
 	$(LI_FIG7_4096) kernel=gmm 'classifier.log2_C=$(LI_HASH_C)' feature_map.b=5,4,2,1 classifier.solver=1

@@ -45,5 +45,10 @@ def collect_single_runs(root: Path, point: Sequence[str]) -> pd.DataFrame:
 
 
 def deviations(trials: pd.DataFrame) -> list[str]:
-    """The distinct, non-empty ``deviations`` of the trials (how the runs depart from the paper)."""
-    return sorted({d for d in trials.get("deviations", pd.Series(dtype=str)).dropna() if d})
+    """The distinct, non-empty ``deviations`` of the trials (how the runs depart from the paper).
+
+    A trial's deviations are "; "-joined, its dataset's first; an entry that opens a longer one
+    (a CV run's beside the test-grid run's, which adds its selection) says nothing more, and is left out.
+    """
+    found = {d for d in trials.get("deviations", pd.Series(dtype=str)).dropna() if d}
+    return sorted(d for d in found if not any(other.startswith(d + "; ") for other in found))

@@ -64,7 +64,9 @@ def test_hashing_puts_gcws_c_in_lis_units_and_nrff_at_its_best_gamma(tmp_path):
     assert [cell.strip() for cell in row.split("|")[1:-1]] == ["16", "60", "70", "66", "11", "62", "1"]
     assert "holds     | above at 1 of 1 k" in text  # GCWS 70 > NRFF 66
     assert "GCWS 70.00 vs linear 62.00" in text
-    assert "ours 62.00 % (LibLinear on the unit rows, best C); the paper's Table 2: 61.66 %" in text
+    assert ("ours 62.00 % (the L2-loss linear SVM on the unit rows, best C; its solver under Solvers); the "
+            "paper's Table 2: 61.66 %") in text
+    assert "- solver: Li trains every point with LIBLINEAR; the runs the Solvers section lists under newton" in text
     section = text[text.index("## Solvers"):].splitlines()[4:8]
     assert [[cell.strip() for cell in line.split("|")[1:-1]] for line in section] == [
         ["GCWS", "1", "newton", "16"], ["GCWS", "4", "1", "16"], ["NRFF", "-", "newton", "16"],
@@ -108,3 +110,9 @@ def test_hashing_without_gcws_says_nothing_of_index_bits(tmp_path):
     write_run(tmp_path, "n", hashed("cosine_rbf", 16, gamma=1.0), [(np.nan, 16, 0.60)])
     hashing(tmp_path, tmp_path / "out", "letter_li", "fig7", "test")
     assert "Bits of the index" not in (tmp_path / "out" / "fig7.md").read_text()
+
+
+def test_hashing_names_no_solver_deviation_when_liblinear_trained_every_point(tmp_path):
+    write_run(tmp_path, "g", hashed("gmm", 16, b=4, solver=1), [(np.nan, 16, 0.70)])
+    hashing(tmp_path, tmp_path / "out", "letter_li", "fig7", "test")
+    assert "- solver:" not in (tmp_path / "out" / "fig7.md").read_text()

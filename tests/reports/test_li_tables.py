@@ -35,6 +35,8 @@ def test_tables_compare_test_grid_cells_and_show_cv_beside(tmp_path):
     row = next(line for line in text.splitlines() if line.startswith("| SpamBase"))
     assert "| 0.1; 0.2 " in row and "| 93.11 " in row  # our gamma; the paper's; gmm chosen by CV
     assert "| Parkinson " in text and "1,040-row" in text  # not obtainable, with its reason
+    assert "| M-Basic " in text and "M-Basic re-splits them 12,000 / 50,000" in text
+    assert "none of its rows can be reproduced here" in text  # Table 4: group 2 follows from Table 3's M-*
     assert "| Musk " in text and "dataset=musk_li: not run yet" in text
     assert "selected on test" in text
     assert "| holds     | GMM above RBF on 1 of 1 datasets (SpamBase)" in text  # 94.20 > 94.00
@@ -53,6 +55,8 @@ def test_each_c_grid_is_a_protocol_line_naming_its_cells(tmp_path):
     lines = pd.read_csv(tmp_path / "out" / "deviations.csv").head(2).values.tolist()
     assert lines == [["C over 2^-6..2^16 (12 values): rbf on SpamBase; gmm on every dataset", C_GRID_REASON],
                      ["C over 2^-6..2^10 (9 values): rbf on Magic", SHORT_C_GRID_REASON]]
+    text = (tmp_path / "out" / "tables.md").read_text()  # the protocol lines are the report's deviations too
+    assert f"- C over 2^-6..2^10 (9 values): rbf on Magic ({SHORT_C_GRID_REASON})" in text
 
 
 def write_variant(root, run_id, dataset, metric, accuracy, gamma=float("nan"), scale="minmax_unit_rows"):
