@@ -137,7 +137,7 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
                  *_scaling_sections(table, on_test, pub, runs.parent / VARIANT_RUNS, out)]
     sections += [("Published datasets without a run", _missing(table)), ("", TABLE4)]
     render.write_markdown(out / "tables.md", "Li (2017) Tables 1-3: kernel SVM test accuracy (%), ours vs paper",
-                          sections, [f"{line} ({reason})" for line, reason in protocol] + deviations(trials))
+                          sections, [f"{line} — {reason}" for line, reason in protocol] + deviations(trials))
     return table
 
 

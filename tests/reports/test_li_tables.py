@@ -56,7 +56,7 @@ def test_each_c_grid_is_a_protocol_line_naming_its_cells(tmp_path):
     assert lines == [["C over 2^-6..2^16 (12 values): rbf on SpamBase; gmm on every dataset", C_GRID_REASON],
                      ["C over 2^-6..2^10 (9 values): rbf on Magic", SHORT_C_GRID_REASON]]
     text = (tmp_path / "out" / "tables.md").read_text()  # the protocol lines are the report's deviations too
-    assert f"- C over 2^-6..2^10 (9 values): rbf on Magic ({SHORT_C_GRID_REASON})" in text
+    assert f"- C over 2^-6..2^10 (9 values): rbf on Magic — {SHORT_C_GRID_REASON}" in text
 
 
 def write_variant(root, run_id, dataset, metric, accuracy, gamma=float("nan"), scale="minmax_unit_rows"):
