@@ -135,6 +135,7 @@ def hashing(root: Path, out: Path, dataset: str, figure: str, title: str,
         ("Solvers (one L2-loss SVM problem: newton solves it exactly, LibLinear's -s 1 to its default "
          "tolerance)", _solvers(trials)),
         *_index_bits(trials),
+        *_nrff_gammas(trials),
         ("Linear baseline", (f"ours {best['linear'].max():.2f} %" if best["linear"].notna().any() else "ours not run")
                             + " (the L2-loss linear SVM on the unit rows, best C; its solver under Solvers); "
                             + (f"the paper's Table 2: {published_linear:.2f} %" if published_linear else
@@ -150,6 +151,19 @@ def _paper_ks_not_run(paper_ks: Sequence[int], ks: Sequence[float]) -> list[tupl
     missing = sorted(set(paper_ks) - set(ks))
     return [("Not run", f"the paper's k = {', '.join(map(str, missing))}: no run below the results folder yet "
                         f"(`make li-fig7` runs it; its cost: README, Li)")] if missing else []
+
+
+def _nrff_gammas(trials: pd.DataFrame) -> list[tuple[str, str]]:
+    """The gammas NRFF was run at, for each set of k that shares them (its best among them is drawn)."""
+    nrff = trials[trials["kernel.name"] == "cosine_rbf"]
+    if nrff.empty:
+        return []
+    tried = nrff.groupby("feature_map.n_components")["kernel.gamma"].agg(
+        lambda g: ", ".join(f"{v:g}" for v in sorted(g.unique())))
+    ks = tried.groupby(tried).groups
+    return [("NRFF gammas tried (its best per k is drawn)", "; ".join(
+        f"k = {', '.join(f'{k:g}' for k in sorted(ks[gammas]))}: {gammas}"
+        for gammas in sorted(ks, key=lambda g: min(ks[g]))))]
 
 
 def _solver_deviation(trials: pd.DataFrame) -> list[str]:

@@ -63,6 +63,7 @@ def test_hashing_puts_gcws_c_in_lis_units_and_nrff_at_its_best_gamma(tmp_path):
     # k, GCWS b=1, b=4, NRFF, its gamma, linear, trials: each the best over C
     assert [cell.strip() for cell in row.split("|")[1:-1]] == ["16", "60", "70", "66", "11", "62", "1"]
     assert "holds     | above at 1 of 1 k" in text  # GCWS 70 > NRFF 66
+    assert "## NRFF gammas tried (its best per k is drawn)\n\nk = 16: 1, 11\n" in text
     assert "GCWS 70.00 vs linear 62.00" in text
     assert ("ours 62.00 % (the L2-loss linear SVM on the unit rows, best C; its solver under Solvers); the "
             "paper's Table 2: 61.66 %") in text
@@ -116,3 +117,11 @@ def test_hashing_names_no_solver_deviation_when_liblinear_trained_every_point(tm
     write_run(tmp_path, "g", hashed("gmm", 16, b=4, solver=1), [(np.nan, 16, 0.70)])
     hashing(tmp_path, tmp_path / "out", "letter_li", "fig7", "test")
     assert "- solver:" not in (tmp_path / "out" / "fig7.md").read_text()
+
+
+def test_hashing_groups_the_k_that_share_their_nrff_gammas(tmp_path):
+    for k, gammas in ((16, (1.0, 11.0)), (32, (1.0, 11.0)), (1024, (11.0,))):
+        for gamma in gammas:
+            write_run(tmp_path, f"n{k}-{gamma:g}", hashed("cosine_rbf", k, gamma=gamma), [(np.nan, 16, 0.6)])
+    hashing(tmp_path, tmp_path / "out", "letter_li", "fig7", "test")
+    assert "k = 16, 32: 1, 11; k = 1024: 11" in (tmp_path / "out" / "fig7.md").read_text()
