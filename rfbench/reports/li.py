@@ -41,9 +41,12 @@ def main(argv: list[str] | None = None) -> None:
         elif args.target in HASHING:
             dataset, title, paper_ks = HASHING[args.target]
             pub = published.load(published.path_of(PAPER))
-            linear = pub[(pub["dataset"] == li_tables.PAPER_DATASET[dataset]) & (pub["method"] == "linear")]
+            name = li_tables.PAPER_DATASET[dataset]
+            linear = pub[(pub["dataset"] == name) & (pub["method"] == "linear")]
+            gamma = li_tables.paper_gamma(pub, name)
             li_curves.hashing(args.results / PAPER / "hashing", out, dataset, args.target, title,
-                              linear["value"].iloc[0] if len(linear) else None, paper_ks)
+                              linear["value"].iloc[0] if len(linear) else None, paper_ks,
+                              float(gamma) if gamma != "-" else None)
         else:
             li_theory.FIGURES[args.target](out, seed=args.seed)
     except (FileNotFoundError, ValueError) as err:

@@ -152,7 +152,7 @@ def _layout(part: pd.DataFrame, datasets: list[str], on_test: pd.DataFrame, cv: 
         for method in METHODS:
             key = (name, method)
             row[method] = render.cell_text(cells.loc[key], DIGITS) if key in cells.index else ""
-        row["rbf gamma (ours; paper)"] = f"{_chosen(on_test, name, 'rbf', 'gamma')}; {_paper_gamma(pub, name)}"
+        row["rbf gamma (ours; paper)"] = f"{_chosen(on_test, name, 'rbf', 'gamma')}; {paper_gamma(pub, name)}"
         row["C (linear; rbf; gmm)"] = "; ".join(_chosen(on_test, name, m, "C") for m in METHODS)
         for method in METHODS:
             acc = cv[(cv["dataset"] == name) & (cv["method"] == method)]["test_accuracy"]
@@ -220,7 +220,7 @@ def scaling_comparison(table: pd.DataFrame, on_test: pd.DataFrame, pub: pd.DataF
         ours, alt, paper = primary.loc[(name, method), "mean"], variant[(name, method)], \
             primary.loc[(name, method), "published"]
         gamma = "" if method != "rbf" else "; ".join(
-            [_chosen(on_test, name, method, "gamma"), _chosen(trials, name, method, "gamma"), _paper_gamma(pub, name)])
+            [_chosen(on_test, name, method, "gamma"), _chosen(trials, name, method, "gamma"), paper_gamma(pub, name)])
         rows.append(dict(zip(["dataset", "method", *SCALING_ACCURACIES, *SCALING_CHANGES], [
             name, method, ours, alt, paper, alt - ours, ours - paper, alt - paper])) | {
             "threshold": primary.loc[(name, method), "threshold"], "rbf gamma (unit rows; min-max; paper)": gamma})
@@ -287,7 +287,8 @@ def _chosen(trials: pd.DataFrame, dataset: str, method: str, param: str) -> str:
     return f"{run[param].iloc[0]:g}" if len(run) else "-"
 
 
-def _paper_gamma(pub: pd.DataFrame, dataset: str) -> str:
+def paper_gamma(pub: pd.DataFrame, dataset: str) -> str:
+    """The best gamma of the paper's RBF cell on ``dataset`` (from its note), or "-"."""
     note = pub[(pub["dataset"] == dataset) & (pub["method"] == "rbf")]["note"]
     return note.iloc[0].rpartition("best gamma ")[2] if len(note) else "-"
 
