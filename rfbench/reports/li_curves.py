@@ -176,6 +176,7 @@ def _nrff_per_gamma(curves: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
 
 
 def _solver_deviation(trials: pd.DataFrame) -> list[str]:
+    """A deviation line when some runs were solved by rfbench's Newton method rather than LIBLINEAR."""
     if not (trials["classifier.solver"].astype(str) == "newton").any():
         return []
     return ["solver: Li trains every point with LIBLINEAR; the runs the Solvers section lists under newton are "
