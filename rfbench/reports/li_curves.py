@@ -20,7 +20,7 @@ import pandas as pd
 from rfbench import plotting, results
 from rfbench.feature_map.gcws import index_width
 from rfbench.reports import li_tables, render
-from rfbench.reports.compare import ClaimCheck
+from rfbench.reports.compare import FAILS, HOLDS, NOT_RUN, ClaimCheck
 from rfbench.reports.render import plt
 from rfbench.reports.runs import collect_single_runs, deviations
 
@@ -139,6 +139,10 @@ def hashing(root: Path, out: Path, dataset: str, figure: str, title: str,
     if len(ks):
         claims.append((f"GCWS at k = {ks[0]:g} above linear SVM",
                        _smallest_k_above_linear(best, ks[0], published_linear)))
+    results.write_csv(out / "claims.csv", pd.DataFrame([  # read by rfbench.reports.project
+        {"source": f"Fig. {figure[3:]}", "dataset": li_tables.PAPER_DATASET.get(dataset, dataset), "claim": claim,
+         "verdict": {True: HOLDS, False: FAILS, None: NOT_RUN}[check.holds], "evidence": check.evidence}
+        for claim, check in claims]))
     render.write_markdown(out / f"{figure}.md", title, [
         ("Best test accuracy (%) over C, per k", best),
         ("Claims of the paper", pd.DataFrame([{"claim": c, "verdict": _verdict(v), "detail": v.evidence}

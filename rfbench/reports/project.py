@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from rfbench import plotting, results  # noqa: E402
-from rfbench.reports import render, tutorial  # noqa: E402
+from rfbench.reports import render, runs, tutorial  # noqa: E402
 from rfbench.reports.compare import FAILS, HOLDS, NOT_RUN, VERDICTS, ClaimCheck  # noqa: E402
 
 #: Columns that make a CSV a comparison table (:func:`rfbench.reports.compare.compare`).
@@ -163,13 +163,12 @@ def _files(folder: Path, pattern: str) -> list[Path]:
 
 
 def _run_deviations(folder: Path) -> pd.DataFrame:
-    """The distinct ``deviations`` recorded by the runs below ``folder`` (each carries its reason)."""
-    found: set[str] = set()
-    for path in folder.rglob("runs/*/trials.csv"):
-        header = pd.read_csv(path, nrows=0).columns
-        if "deviations" in header:
-            found |= {d for d in pd.read_csv(path, usecols=["deviations"])["deviations"].dropna() if d}
-    return pd.DataFrame({"deviation": sorted(found), "reason": ""})
+    """The distinct ``deviations`` recorded by the runs below ``folder`` (each carries its reason;
+    :func:`rfbench.reports.runs.deviations` says which are left out)."""
+    recorded = [pd.read_csv(path, usecols=["deviations"]) for path in folder.rglob("runs/*/trials.csv")
+                if "deviations" in pd.read_csv(path, nrows=0).columns]
+    found = runs.deviations(pd.concat(recorded, ignore_index=True)) if recorded else []
+    return pd.DataFrame({"deviation": found, "reason": ""})
 
 
 def counts(findings: Findings) -> dict[str, int]:

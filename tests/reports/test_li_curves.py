@@ -144,3 +144,6 @@ def test_hashing_judges_gcws_against_nrff_at_the_papers_gamma_too(tmp_path):
                                                for line in text[text.index("## Claims"):].splitlines()[4:7])}
     assert claims["GCWS (its best b) above NRFF (its best gamma) at every k"] == "fails"
     assert claims["GCWS (its best b) above NRFF at gamma 11 (the paper's exact RBF's) at every k"] == "holds"
+    table = pd.read_csv(tmp_path / "out" / "claims.csv")  # the same claims, for the project's report
+    assert table[["source", "dataset", "verdict"]].values.tolist() == [
+        ["Fig. 7", "Letter", "fails"], ["Fig. 7", "Letter", "holds"], ["Fig. 7", "Letter", "not run"]]
