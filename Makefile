@@ -146,6 +146,8 @@ LI_FIG7_K   ?= 1024,512,256,128,64,32,16
 # on the sparse codes (as fast as Newton there, faster above). Same problem, same C grid.
 LI_FIG7      = $(LI_PART_SWEEP) $(LI_HASH_ARGS) dataset=letter_li
 LI_FIG7_GCWS = $(LI_FIG7) kernel=gmm 'classifier.log2_C=$(LI_HASH_C)'
+# $(call li_fig7_nrff,GAMMAS,KS): NRFF on Letter over those gammas and k
+li_fig7_nrff = $(LI_FIG7) kernel=cosine_rbf kernel.gamma=$(1) feature_map.n_components=$(2) 'classifier.log2_C=$(LI_NRFF_C)'
 LI_FIG7_NARROW_K2 ?= 16,32,64,128
 LI_FIG7_WIDE_K2   ?= 1024,512,256
 LI_FIG7_NARROW_K4 ?= 16,32
@@ -234,16 +236,12 @@ li-fig7-b2-wide li-fig7-b4-wide li-fig7-b5-wide: li-fig7-b%-wide: $(STAMP)
 li-fig7-b2-narrow li-fig7-b4-narrow li-fig7-b5-narrow: li-fig7-b%-narrow: $(STAMP)
 	$(LI_FIG7_GCWS) feature_map.b=$* feature_map.n_components=$(LI_FIG7_NARROW_K$*) classifier.solver=newton
 li-fig7-nrff: $(STAMP)
-	$(LI_FIG7) kernel=cosine_rbf kernel.gamma=$(LI_FIG7_GAMMA) feature_map.n_components=$(LI_FIG7_K) \
-	  'classifier.log2_C=$(LI_NRFF_C)'
+	$(call li_fig7_nrff,$(LI_FIG7_GAMMA),$(LI_FIG7_K))
 li-fig7-nrff-gammas: $(STAMP)
-	$(LI_FIG7) kernel=cosine_rbf kernel.gamma=$(LI_FIG7_NRFF_GAMMAS) feature_map.n_components=$(LI_FIG7_NRFF_K) \
-	  'classifier.log2_C=$(LI_NRFF_C)'
-	$(LI_FIG7) kernel=cosine_rbf kernel.gamma=$(LI_FIG7_NRFF_SMALL_GAMMAS) feature_map.n_components=$(LI_FIG7_NRFF_SMALL_K) \
-	  'classifier.log2_C=$(LI_NRFF_C)'
+	$(call li_fig7_nrff,$(LI_FIG7_NRFF_GAMMAS),$(LI_FIG7_NRFF_K))
+	$(call li_fig7_nrff,$(LI_FIG7_NRFF_SMALL_GAMMAS),$(LI_FIG7_NRFF_SMALL_K))
 li-fig7-nrff-1024: $(STAMP)
-	$(LI_FIG7) kernel=cosine_rbf kernel.gamma=$(LI_FIG7_NRFF_1024_GAMMAS) feature_map.n_components=1024 \
-	  'classifier.log2_C=$(LI_NRFF_C)'
+	$(call li_fig7_nrff,$(LI_FIG7_NRFF_1024_GAMMAS),1024)
 li-fig7-4096-gcws: $(STAMP)
 	$(LI_FIG7_4096) kernel=gmm 'classifier.log2_C=$(LI_HASH_C)' feature_map.b=5,4,2,1 classifier.solver=1
 li-fig7-4096-nrff: $(STAMP)
