@@ -223,8 +223,8 @@ li-fig6: $(STAMP)  ## accuracy vs C from li-tables' grid.csv files (no training)
 	$(LI_REPORT) fig6
 
 # LibLinear's parts (sparse wide codes) first, then the Newton ones, each group longest first: beside
-# li-fig7-nrff-gammas' many small dense Newton runs, LibLinear's trials took 1.9-3.1x their earlier
-# records, beside another LibLinear part 0.9-1.1x (README, Li: Times), so the two kinds meet only at the seam.
+# li-fig7-nrff-gammas' many small dense Newton runs, LibLinear's runs took 1.9-2.8x their earlier
+# records, beside another LibLinear part 0.8-1.3x (README, Li: Times), so the two kinds meet only at the seam.
 LI_FIG7_PARTS = li-fig7-4096-gcws li-fig7-b5-wide li-fig7-b2-wide li-fig7-b4-wide \
 	li-fig7-nrff-gammas li-fig7-nrff-1024 li-fig7-4096-nrff li-fig7-b1 li-fig7-nrff \
 	li-fig7-b5-narrow li-fig7-b2-narrow li-fig7-b4-narrow li-fig7-linear
