@@ -51,10 +51,10 @@ lint: $(STAMP)  ## ruff, configured in pyproject.toml
 # share (Asy at M = 2d, Linear) are computed by whichever target runs first.
 # LAUNCHER=joblib runs the sweep's jobs in parallel (see README, "Launchers").
 # RESULTS moves the output tree; ARGS adds overrides to every sweep (e.g. experiment.trials=2).
-# The reports (rfbench/reports/askrff.py) compare with rfbench/reports/published/askrff.csv.
+# The reports (rfbench/papers/askrff/report.py) compare with rfbench/papers/askrff/published.csv.
 LAUNCHER        ?= basic
 SWEEP            = $(BIN)/rfbench -m hydra/launcher=$(LAUNCHER) experiment.results_dir=$(RESULTS) $(ARGS)
-ASKRFF_REPORT    = $(BIN)/python -m rfbench.reports.askrff --results $(RESULTS)
+ASKRFF_REPORT    = $(BIN)/python -m rfbench.papers.askrff.report --results $(RESULTS)
 ASKRFF_DATASETS ?= spambase,letter,ijcnn1,cod_rna_stratified
 ASKRFF_KERNELS  := shift_gaussian,sinh_gaussian,cosh_gaussian
 ASKRFF_FIG2_M   ?= 2,4,8,16,32,64,128,256,512,1024
@@ -92,14 +92,14 @@ askrff-equal-width: askrff-table1  ## Table 1 at equal numbers of feature column
 
 # --- The Bochner tutorial's demo: results/tutorial/ ------------------------------------------
 tutorial: $(STAMP)  ## the tutorial's 1-D kernel estimate from K random features, error vs K
-	$(BIN)/python -m rfbench.reports.tutorial --results $(RESULTS)
+	$(BIN)/python -m rfbench.papers.tutorial.report --results $(RESULTS)
 
 # --- Li (KDD 2017), linearized GMM kernels and NRFF: results/li/<target>/ -----------------
 # Figs 1-4: the variance theorems with simulation points (no data). li-tables: exact kernel SVMs
 # (linear, Li's RBF exp(-gamma (1 - rho)) over his 58 gammas, GMM), each selected on the test grid
 # (Li's protocol) and by 5-fold CV beside it; resumable (one trial per run).
-# The report (rfbench/reports/li.py) compares with rfbench/reports/published/li.csv.
-LI_REPORT    = $(BIN)/python -m rfbench.reports.li --results $(RESULTS)
+# The report (rfbench/papers/li/report.py) compares with rfbench/papers/li/published.csv.
+LI_REPORT    = $(BIN)/python -m rfbench.papers.li.report --results $(RESULTS)
 # LI_DATASETS: GMM and linear, test-grid selection. LI_CV_DATASETS: the same with 5-fold CV beside it
 # (not Shuttle500: a class with one training row allows no stratified 5-fold). LI_RBF_DATASETS: RBF
 # over Li's 58 gammas x 12 C on all but Magic (LI_RBF_CV_DATASETS: not Shuttle500, nor Letter: its
@@ -297,7 +297,7 @@ li-fig10: $(STAMP)  ## ijcnn1: GCWS b = 6 (its 44 indices: Li's b = 8 keeps them
 
 # --- The project's report: results/REPORT.md from every paper's committed results ---------------
 report: $(STAMP)  ## every paper beside its published values, verdict counts per paper (REPORT.png)
-	$(BIN)/python -m rfbench.reports.project --results $(RESULTS)
+	$(BIN)/python -m rfbench.report.project --results $(RESULTS)
 
 # --- Rahimi & Recht (2007) Table 1: results/rr/ ---------------------------------------------
 # Ridge (lambda by 5-fold CV) on random Fourier features (D frequencies, sqrt(2/D) cos(w'x + b))
@@ -305,7 +305,7 @@ report: $(STAMP)  ## every paper beside its published values, verdict counts per
 # kernel bandwidth is swept (RR_SIGMA_*) and the report picks each cell's sigma by its CV score.
 # One target per row, so each row's wall time can be measured; resumable like every sweep.
 # Binning uses the eigen solver: each sigma grid keeps the occupied bins below its 8192 columns.
-RR_REPORT    = $(BIN)/python -m rfbench.reports.rr --results $(RESULTS)
+RR_REPORT    = $(BIN)/python -m rfbench.papers.rr.report --results $(RESULTS)
 RR_FOURIER   = $(SWEEP) experiment=rr_table1 classifier=ridge kernel=gaussian feature_map=rff \
                feature_map.variant=cos_offset feature_map.m_over_d=null
 RR_BINNING   = $(SWEEP) experiment=rr_table1 classifier=ridge classifier.solver=eigen \
@@ -341,11 +341,11 @@ rr-kddcup99: $(STAMP)  ## KDDCUP99 (its 10% subset): D = 50, P = 10
 	$(RR_BINNING) dataset=kddcup99 feature_map.n_components=10 kernel.sigma=$(RR_SIGMA_BIN_kddcup99)
 
 # --- QMC feature maps (Avron et al. 2016): results/qmc/<target>/ ---------------------------------
-# rfbench/reports/qmc.py computes the trials itself (one CSV per trial with its seed, resumable:
-# rerun the target after an interruption) and compares with rfbench/reports/published/qmc.csv.
+# rfbench/papers/qmc/report.py computes the trials itself (one CSV per trial with its seed, resumable:
+# rerun the target after an interruption) and compares with rfbench/papers/qmc/published.csv.
 # qmc-fig2 and qmc-fig3 share the Gram-error trials (results/qmc/gram/): the second is a report.
 .PHONY: qmc qmc-fig2 qmc-fig3 qmc-fig4 qmc-fig5 qmc-fig6 qmc-fig7 qmc-table1 qmc-table2 qmc-table3
-QMC_REPORT   = nice $(BIN)/python -m rfbench.reports.qmc --results $(RESULTS)
+QMC_REPORT   = nice $(BIN)/python -m rfbench.papers.qmc.report --results $(RESULTS)
 QMC_TRIALS  ?= 10
 QMC_GRAM    ?= uspst cpu census mnist
 QMC_TABLE1  ?= cpu_act_qmc house_16h
@@ -366,22 +366,22 @@ qmc-table1: $(STAMP)  ## approximate kernel ridge regression error per sequence 
 	$(QMC_REPORT) table1 --datasets $(QMC_TABLE1) --trials $(QMC_TRIALS)
 
 qmc-table2: $(STAMP)  ## box discrepancy of Halton and the adaptive sequences, cpu (Table 1's sigma)
-	nice $(BIN)/python -m rfbench.reports.qmc_table2 --results $(RESULTS)
+	nice $(BIN)/python -m rfbench.papers.qmc.table2 --results $(RESULTS)
 
 qmc-fig4: qmc-fig2  ## D^{box b/2} per sequence vs s (cpu, census substitute), Gram error vs D (reads qmc-fig2's trials)
-	nice $(BIN)/python -m rfbench.reports.qmc_fig4 --results $(RESULTS) --trials $(QMC_TRIALS)
+	nice $(BIN)/python -m rfbench.papers.qmc.fig4 --results $(RESULTS) --trials $(QMC_TRIALS)
 
 qmc-fig5: $(STAMP)  ## 2-D integration error of MC, Halton and global adaptive sequences (box b, b/2)
-	nice $(BIN)/python -m rfbench.reports.qmc_fig5 --results $(RESULTS)
+	nice $(BIN)/python -m rfbench.papers.qmc.fig5 --results $(RESULTS)
 
 qmc-fig6: $(STAMP)  ## Gram metrics along the global sequence's CG iterations (cpu, housing; s = 100)
-	nice $(BIN)/python -m rfbench.reports.qmc_fig67 fig6 --results $(RESULTS)
+	nice $(BIN)/python -m rfbench.papers.qmc.fig67 fig6 --results $(RESULTS)
 
 qmc-fig7: qmc-fig6  ## Gram metrics of the greedy sequence vs its number of points (cpu, housing)
-	nice $(BIN)/python -m rfbench.reports.qmc_fig67 fig7 --results $(RESULTS)
+	nice $(BIN)/python -m rfbench.papers.qmc.fig67 fig7 --results $(RESULTS)
 
 qmc-table3: $(STAMP)  ## ridge regression error of the adaptive sequences (cpu; census substitute)
-	nice $(BIN)/python -m rfbench.reports.qmc_table3 --results $(RESULTS) --datasets $(QMC_TABLE3) --max-s $(QMC_MAX_S)
+	nice $(BIN)/python -m rfbench.papers.qmc.table3 --results $(RESULTS) --datasets $(QMC_TABLE3) --max-s $(QMC_MAX_S)
 
 clean-results:
 	find $(RESULTS) -mindepth 1 ! -name README.md -exec rm -rf {} +

@@ -62,12 +62,12 @@ from sklearn.preprocessing import LabelBinarizer
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_info
 
-from rfbench import components, config
-from rfbench.classifier import DEFAULT_C_GRID, LibLinearClassifier
 from rfbench.dataset import Dataset, load_dataset
+from rfbench.engine import components, config
 from rfbench.feature_map import GaussianRFF, scaled_cos_sin_rows, trig_threads
 from rfbench.metrics import relative_gram_error
-from rfbench.newton_svc import primal_objective, squared_hinge_path
+from rfbench.model.liblinear import DEFAULT_C_GRID, LibLinearClassifier
+from rfbench.model.newton_svc import primal_objective, squared_hinge_path
 
 GRAM_KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
 

@@ -27,8 +27,8 @@ from threadpoolctl import threadpool_limits
 from rfbench.dataset.loader import load_dataset
 from rfbench.dataset.sources import resolve_mirror
 from rfbench.feature_map.rff import GaussianRFF
-from rfbench.kernel_svm import PrecomputedKernelSVC
-from rfbench.ridge import RidgeRegressorCV
+from rfbench.model.kernel_svm import PrecomputedKernelSVC
+from rfbench.model.ridge import RidgeRegressorCV
 
 REPO = Path(__file__).resolve().parents[1]
 LAMBDAS = tuple(np.logspace(-6, 3, 20))

@@ -10,10 +10,10 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig
 
-from rfbench import experiment
-from rfbench.config import CONFIG_DIR, ConfigError
 from rfbench.dataset import DatasetError
-from rfbench.preflight import check_command_line
+from rfbench.engine import runner
+from rfbench.engine.config import CONFIG_DIR, ConfigError
+from rfbench.engine.preflight import check_command_line
 
 
 def main() -> None:
@@ -27,7 +27,7 @@ def main() -> None:
 def _run(cfg: DictConfig) -> None:
     """Run one composed experiment (Hydra runs this once per job of a multirun)."""
     with _reported():
-        experiment.run(cfg)
+        runner.run(cfg)
 
 
 @contextlib.contextmanager
@@ -42,16 +42,17 @@ def _reported() -> Iterator[None]:
 
 def aggregate(argv: list[str] | None = None) -> None:
     """Gather every run below a results directory into one CSV and one figure per metric."""
-    from rfbench import plotting, results
+    from rfbench.engine import records
+    from rfbench.report import plotting
 
     parser = argparse.ArgumentParser(prog="rfbench-aggregate", description=aggregate.__doc__)
     parser.add_argument("root", type=Path, help="e.g. results/default")
     parser.add_argument("--metrics", nargs="+", default=["test_accuracy", "gram_error", "time_fit"])
     args = parser.parse_args(argv)
-    trials = results.collect(args.root)
-    results.write_csv(args.root / "all_trials.csv", trials)
-    summary = results.summarize(trials, by=plotting.series_columns(trials) + plotting.POINT)
-    results.write_csv(args.root / "all_summary.csv", summary)
+    trials = records.collect(args.root)
+    records.write_csv(args.root / "all_trials.csv", trials)
+    summary = records.summarize(trials, by=plotting.series_columns(trials) + plotting.POINT)
+    records.write_csv(args.root / "all_summary.csv", summary)
     for metric in args.metrics:
         if metric in trials:
             path = plotting.metric_vs_m(trials, metric, args.root / f"{metric}.png")

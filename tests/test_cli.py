@@ -5,7 +5,7 @@ import sys
 import pandas as pd
 import pytest
 
-from rfbench.results import METRICS
+from rfbench.engine.records import METRICS
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.slow

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from rfbench.atomic import atomic_write
+from rfbench.engine.atomic import atomic_write
 
 from .errors import CacheError, DatasetError
 

@@ -4,7 +4,7 @@ and the identity baseline.
 Every map is a scikit-learn style transformer with ``fit``/``transform`` and a
 ``gram_blocks`` method yielding low-rank factors of its approximate Gram
 matrix (consumed by ``rfbench.metrics``).  The configs name them by class
-(``configs/feature_map/*.yaml``, ``_target_``); ``rfbench.components`` builds them.
+(``configs/feature_map/*.yaml``, ``_target_``); ``rfbench.engine.components`` builds them.
 ``scaled_cos_sin_rows`` and ``trig_threads`` are the trigonometric engine's entry
 points, public for the benchmark.
 """

@@ -25,7 +25,7 @@ class NRFF(FeatureMap):
     and the feature vector is normalized to unit l2 norm:
     z(u) = (X_1, ..., X_k) / ||X||_2.  So z(u)^T z(v) is the NRFF estimator of
     Theorem 2.2, sum X_j Y_j / (sqrt(sum X_j^2) sqrt(sum Y_j^2)), of asymptotic
-    variance V_{n, rho, gamma} / k (eq. 13; ``rfbench.theory.li_variance.
+    variance V_{n, rho, gamma} / k (eq. 13; ``rfbench.papers.li.variance.
     nrff_variance``), against V_{rho, gamma} / k for the plain mean
     (1/k) sum X_j Y_j (eq. 11).  It is slightly biased, by O(1/k).  The plain
     RFF of the paper is ``GaussianRFF(sigma=gamma**-0.5, variant="cos_offset")``

@@ -9,7 +9,7 @@ norm, ||u - v||^2 = 2 (1 - rho), so
                           = exp(-gamma' ||u - v||^2)           with gamma' = gamma / 2,
 
 i.e. ``GaussianKernel(d, sigma=gamma**-0.5)`` applied to the normalized rows, or
-``rfbench.kernel_svm.PrecomputedKernelSVC`` on normalized rows with its
+``rfbench.model.kernel_svm.PrecomputedKernelSVC`` on normalized rows with its
 ``gamma_grid`` set to the paper's gamma values halved.  This kernel normalizes
 the rows itself, so it takes raw data.  Rule for zero rows (rho undefined):
 like ``sklearn.preprocessing.normalize``, a zero row stays the zero vector,

@@ -6,7 +6,7 @@ from sklearn.preprocessing import normalize
 from rfbench.feature_map.nrff import NRFF
 from rfbench.feature_map.rff import GaussianRFF
 from rfbench.kernel.cosine_rbf import CosineRBFKernel
-from rfbench.theory.li_variance import nrff_variance, rff_variance
+from rfbench.papers.li.variance import nrff_variance, rff_variance
 
 
 def test_features_are_the_normalized_offset_rff_of_normalized_rows():

@@ -20,10 +20,10 @@ import pytest
 from sklearn.datasets import make_classification
 from sklearn.preprocessing import MinMaxScaler
 
-from rfbench.classifier import LibLinearClassifier
 from rfbench.feature_map import AsKRFF, GaussianRFF
 from rfbench.kernel import make_kernel
 from rfbench.metrics import accuracy, relative_gram_error
+from rfbench.model.liblinear import LibLinearClassifier
 
 SEEDS = range(6)
 N_GRAM = 200

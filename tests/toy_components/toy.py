@@ -10,8 +10,8 @@ from scipy.stats import ortho_group
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from rfbench.feature_map import FeatureMap
-from rfbench.grid_search import GridSearchResults
 from rfbench.kernel import LinearKernel
+from rfbench.model.grid_search import GridSearchResults
 
 
 class RandomRotation(FeatureMap):

@@ -1,0 +1,143 @@
+"""The command line checked before Hydra acts on it.
+
+Hydra creates a sweep's folder and starts its jobs before rfbench sees a config,
+and it answers a mistyped key (``feature_map.m_over=2``) with advice that is
+wrong here (append it with ``+``).  ``check_command_line`` composes every job of
+the command line as Hydra will, with Hydra's compose API, and raises ConfigError
+for what it can name: an unknown key (with the closest valid one), a config group
+given no option or several, ``n_components`` and ``m_over_d`` set together, and any
+value ``check_config`` rejects.  Anything else it leaves to Hydra, which then
+fails on the same input with its own message.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Sequence
+
+from hydra import compose, initialize_config_dir
+from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
+from hydra._internal.utils import get_args_parser
+from hydra.core.global_hydra import GlobalHydra
+from hydra.core.override_parser.overrides_parser import OverridesParser
+from hydra.core.override_parser.types import Override
+from hydra.errors import ConfigCompositionException, HydraException
+from omegaconf import DictConfig
+
+from rfbench.engine import components, config
+
+
+def check_command_line(argv: Sequence[str], config_dir: str, config_name: str = "config") -> None:
+    """Raise ConfigError if a job of ``rfbench <argv>`` has a config rfbench would reject.
+
+    Parameters
+    ----------
+    argv : sequence of str
+        The arguments after the program name, Hydra's flags included.
+    config_dir : str
+        Absolute path of the primary config directory (``--config-path`` replaces it).
+    config_name : str, default="config"
+        Name of the primary config (``--config-name`` replaces it).
+    """
+    args = get_args_parser().parse_args(list(argv))
+    if args.help or args.hydra_help or args.info or args.shell_completion or args.experimental_rerun:
+        return
+    if args.config_path is not None:  # as Hydra reads it: relative to the package of the app
+        config_dir = os.path.join(os.path.dirname(os.path.dirname(__file__)), args.config_path)  # rfbench/
+    overrides = [o for o in args.overrides if not o.startswith(("hydra.", "hydra/"))]
+    if args.config_dir is not None:
+        overrides.append(f"hydra.searchpath=[file://{os.path.abspath(args.config_dir)}]")
+    try:
+        parsed = OverridesParser.create().parse_overrides(overrides)
+        jobs = BasicSweeper.split_arguments(parsed, None)[0] if args.multirun else [overrides]
+    except HydraException:
+        return  # a syntax error: Hydra says where
+    if not args.multirun and any(o.is_sweep_override() for o in parsed) or not os.path.isdir(config_dir):
+        return  # a sweep without --multirun, or no such config folder: Hydra says so
+    with initialize_config_dir(os.path.abspath(config_dir), version_base="1.3"):
+        for job in jobs:
+            cfg = _compose(args.config_name or config_name, job)
+            if cfg is not None and args.cfg is None:  # --cfg only prints the config
+                check_config(config.to_dict(cfg))
+
+
+def check_config(cfg: dict) -> None:
+    """Every check a composed config passes before its data is loaded.
+
+    The components check their own parameters for the dimension and training size the dataset
+    config states (the runner checks again with the data's own).
+    """
+    config.validate(cfg)
+    data = cfg["dataset"]
+    n_train = (data.get("split") or {}).get("n_train", 0)  # a split of the publisher's files states none
+    if isinstance(data.get("n_features"), int) and isinstance(n_train, int):
+        components.check(cfg, data["n_features"], n_train)
+    else:
+        components.check_compatible(cfg)
+
+
+def _compose(config_name: str, job: list[str]) -> DictConfig | None:
+    """The config of one job, or None if it does not compose for a reason Hydra will report."""
+    parsed = OverridesParser.create().parse_overrides(job)
+    _check_group_choices(parsed)
+    _check_size_conflict(parsed)
+    try:
+        return compose(config_name, overrides=job)
+    except ConfigCompositionException:
+        _check_keys(config_name, parsed)
+        return None
+
+
+def _group_options(key: str) -> list[str]:
+    """Options of config group ``key`` ([] if ``key`` is no group)."""
+    return GlobalHydra.instance().config_loader().get_group_options(key)
+
+
+def _check_group_choices(parsed: list[Override]) -> None:
+    """A group takes exactly one option: ``dataset=null`` or ``dataset=[]`` selects none."""
+    for override in parsed:
+        options = _group_options(override.key_or_group)
+        if options and not isinstance(override.value(), str):  # None, a list or ~group
+            raise config.ConfigError(
+                f"{override.input_line} is invalid: {override.key_or_group} takes one option; "
+                f"choose one of {', '.join(options)}")
+
+
+def _check_size_conflict(parsed: list[Override]) -> None:
+    """M is either ``n_components`` or ``m_over_d`` x d: both on one command line is ambiguous."""
+    given = {o.key_or_group: o.input_line for o in parsed if o.value() is not None}
+    both = [given.get(f"feature_map.{key}") for key in ("n_components", "m_over_d")]
+    if all(both):
+        raise config.ConfigError(
+            f"{both[0]} and {both[1]} are both set, and M is one or the other: drop {both[1]} to use "
+            f"M = n_components, or {both[0]} to use M = round(m_over_d * d)")
+
+
+def _check_keys(config_name: str, parsed: list[Override]) -> None:
+    """Raise ConfigError naming the first key override that the composed config lacks."""
+    groups = [o.input_line for o in parsed if _group_options(o.key_or_group)]
+    try:
+        base = compose(config_name, overrides=groups)
+    except ConfigCompositionException:
+        return
+    for override in parsed:
+        if override.is_add() or override.is_force_add() or _group_options(override.key_or_group):
+            continue
+        node: object = base
+        path = override.key_or_group.split(".")
+        for depth, part in enumerate(path):
+            if not isinstance(node, DictConfig):
+                break  # a list index or a leaf: OmegaConf's own message is right
+            if part not in node:
+                raise config.ConfigError(_unknown_key(override, node, path, depth))
+            node = node[part]
+
+
+def _unknown_key(override: Override, node: DictConfig, path: list[str], depth: int) -> str:
+    """'<override> is invalid: <owner> has no key <k>; did you mean <key>? Its keys: ...'."""
+    keys, prefix = [str(k) for k in node.keys() if not str(k).startswith("_")], path[:depth]  # not _target_
+    owner = f"{prefix[0]}={node.name}" if len(prefix) == 1 and "name" in node else ".".join(prefix) or "the config"
+    message = f"{override.input_line} is invalid: {owner} has no key '{path[depth]}'"
+    close = difflib.get_close_matches(path[depth], keys, n=1)
+    message += f"; did you mean {'.'.join([*prefix, close[0], *path[depth + 1:]])}?" if close else "."
+    return message + f" Valid keys of {'.'.join(prefix) or 'the config'}: {', '.join(keys)}"

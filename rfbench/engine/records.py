@@ -1,0 +1,229 @@
+"""Tidy result files: one row per trial, written atomically, resumable.
+
+Layout under ``<results_dir>/<experiment.name>/runs/<run_id>/``:
+
+- ``trials.csv``  one row per trial: every config value flattened into columns
+  (``dataset.name``, ``feature_map.m_over_d``, ...), ``run_id``, ``trial``, ``seed``,
+  derived sizes, metrics and timings;
+- ``summary.csv`` mean, std and count of every numeric metric over all recorded trials;
+- ``config.yaml`` the resolved config; ``run.log`` the run's log.
+
+Every file is written to a temporary name in the same directory and renamed into
+place, so an interrupted run never leaves a half-written file, and a rerun reads
+``trials.csv`` to skip the trials it already holds.  Processes sharing a run
+directory add rows under an ``flock`` on ``.trials.csv.lock`` (read, merge by
+trial, write), and each trial is computed under its own lock in ``.claims/``, so
+concurrent runs of one config neither lose nor duplicate rows nor redo each
+other's trials.  The kernel releases both locks when a process dies.
+
+A ``trials.csv`` whose last line was cut short (by a tool or a full disk: rfbench itself
+only renames whole files into place) is read without that line, and
+:func:`repair_trials` rewrites it so; the trial is then computed again.
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import io
+import json
+import logging
+import shutil
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from rfbench.engine.atomic import atomic_write
+from rfbench.engine.config import IMPLIED_VALUES, identifies_run, run_id
+
+log = logging.getLogger("rfbench")
+
+#: Per-trial measurements (everything else in a row describes the run).
+METRICS = (
+    "gram_error", "gram_error_spectral", "test_accuracy", "test_error", "test_relative_error", "test_rmse",
+    "cv_accuracy", "cv_relative_error", "cv_mse", "C", "lambda", "gamma",
+    "time_fit", "time_transform", "time_train", "time_predict", "time_gram",
+)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (see :mod:`rfbench.engine.atomic`)."""
+    with atomic_write(path, "w") as handle:
+        handle.write(text)
+
+
+def write_csv(path: Path, frame: pd.DataFrame) -> None:
+    write_atomic(path, frame.to_csv(index=False))
+
+
+def bind_inputs(folder: Path, inputs: Mapping[str, Any], *derived: Path) -> None:
+    """Tie the result files under ``folder`` (and the ``derived`` files) to the inputs they come from.
+
+    For drivers that resume by file name: the first call writes ``folder/inputs.json``; a later
+    call with other inputs (e.g. a dataset config edited between two runs) raises a ValueError
+    naming the keys that changed and what to remove, so a resumed campaign never mixes results
+    of two settings.  A folder of results recorded before it had an ``inputs.json`` adopts the
+    current inputs.
+    """
+    path = folder / "inputs.json"
+    current = json.loads(json.dumps(inputs, sort_keys=True, default=str))
+    if not path.exists():
+        write_atomic(path, json.dumps(current, indent=1, sort_keys=True) + "\n")
+        return
+    recorded = json.loads(path.read_text())
+    if recorded != current:
+        changed = sorted(key for key in recorded.keys() | current.keys() if recorded.get(key) != current.get(key))
+        stale = " and ".join(str(p) for p in (folder, *derived))
+        raise ValueError(f"{folder} holds results computed from other inputs (changed: {changed}, see "
+                         f"{path}); to recompute them, remove {stale}")
+
+
+def run_dir(cfg: Mapping[str, Any]) -> Path:
+    """Where the run of a resolved config keeps its files."""
+    exp = cfg["experiment"]
+    return Path(exp["results_dir"]) / exp["name"] / "runs" / run_id(cfg)
+
+
+def read_trials(path: Path) -> pd.DataFrame:
+    """Trials already recorded at ``path`` (empty frame when there are none).
+
+    An incomplete last line (no newline: the file was cut mid-row) is left out, so a
+    cut row never counts as a recorded trial with missing values.
+    """
+    complete, _ = _split_cut_line(path)
+    return pd.read_csv(io.StringIO(complete)) if complete else pd.DataFrame()
+
+
+def _split_cut_line(path: Path) -> tuple[str, str]:
+    """``path``'s text as (complete lines, incomplete last line); ("", "") if it does not exist."""
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return "", ""
+    end = text.rfind("\n") + 1
+    return text[:end], text[end:]
+
+
+def repair_trials(path: Path) -> None:
+    """Rewrite ``path`` without an incomplete last line, logging what was dropped."""
+    with locked(_lock_of(path)):
+        complete, cut = _split_cut_line(path)
+        if cut:
+            log.warning("%s: dropped an incomplete last line (the file was cut mid-row), its trial "
+                        "will be computed again: %.80r", path, cut)
+            write_atomic(path, complete)
+
+
+def recorded(path: Path) -> set[int]:
+    """Indices of the trials recorded at ``path``."""
+    trials = read_trials(path)
+    return set(trials["trial"]) if len(trials) else set()
+
+
+@contextlib.contextmanager
+def locked(lock_file: Path, *, wait: bool = True) -> Iterator[bool]:
+    """Hold an exclusive ``flock`` on ``lock_file``; yield False if busy and not ``wait``."""
+    lock_file.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_file, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def claim(run_dir: Path, trial: int, *, wait: bool = True) -> contextlib.AbstractContextManager[bool]:
+    """Lock trial ``trial`` of ``run_dir`` for computing it (see :func:`locked`)."""
+    return locked(run_dir / ".claims" / f"trial-{trial}.lock", wait=wait)
+
+
+def _lock_of(path: Path) -> Path:
+    return path.with_name(f".{path.name}.lock")
+
+
+def record_trial(path: Path, row: Mapping[str, Any]) -> pd.DataFrame:
+    """Add one trial's row to ``path``; the first row recorded for a trial wins.
+
+    The read-merge-write runs under a lock, so concurrent writers keep each
+    other's rows.  Returns the merged table, sorted by trial.
+    """
+    with locked(_lock_of(path)):
+        trials = pd.concat([read_trials(path), pd.DataFrame([row])], ignore_index=True)
+        trials = trials.drop_duplicates("trial", keep="first").sort_values("trial", kind="stable")
+        write_csv(path, trials)
+    return trials
+
+
+def record_grid(path: Path, grid: pd.DataFrame) -> None:
+    """Put one trial's grid scores (rows with a ``trial`` column) in ``path``, replacing earlier rows
+    of that trial (left by a run killed before it recorded the trial)."""
+    with locked(_lock_of(path)):
+        old = read_trials(path)
+        if len(old):
+            old = old[~old["trial"].isin(grid["trial"].unique())]
+        merged = pd.concat([old, grid], ignore_index=True).sort_values("trial", kind="stable")
+        write_csv(path, merged)
+
+
+def clear_trials(path: Path) -> None:
+    """Forget every trial recorded at ``path`` (for ``experiment.force``)."""
+    with locked(_lock_of(path)):
+        path.unlink(missing_ok=True)
+
+
+def remove_if_no_trials(run: Path) -> bool:
+    """Delete the run directory ``run`` if it records no trial and no process works in it.
+
+    For a run that failed before its first trial: its directory would hold only
+    ``config.yaml`` and ``run.log``.  Returns whether it was removed.
+    """
+    with locked(_lock_of(run / "trials.csv")):
+        if recorded(run / "trials.csv") or _claimed(run):
+            return False
+        shutil.rmtree(run)
+    return True
+
+
+def _claimed(run: Path) -> bool:
+    """Whether another process is computing a trial of ``run``."""
+    for lock_file in (run / ".claims").glob("trial-*.lock"):
+        with locked(lock_file, wait=False) as free:
+            if not free:
+                return True
+    return False
+
+
+def summarize(trials: pd.DataFrame, by: Iterable[str] = ("run_id",)) -> pd.DataFrame:
+    """Mean, std (ddof=1) and count of every metric present, per group."""
+    by = [c for c in by if c in trials.columns]
+    metrics = [m for m in trials.columns if m in METRICS or m.startswith(("mass_", "acceptance_"))]
+    grouped = trials.groupby(by, sort=False, dropna=False)[metrics]
+    stats = grouped.agg(["mean", "std", "count"])
+    stats.columns = [f"{metric}_{stat}" for metric, stat in stats.columns]
+    return stats.reset_index()
+
+
+def format_mean_sd(summary: Mapping[str, Any], metric: str) -> str:
+    """``metric``'s "mean +- sd" from a :func:`summarize` row; the mean alone for one trial."""
+    mean, sd, count = (summary[f"{metric}_{stat}"] for stat in ("mean", "std", "count"))
+    return f"{mean:.4f}" if count == 1 else f"{mean:.4f} +- {sd:.4f}"
+
+
+def config_columns(trials: pd.DataFrame) -> list[str]:
+    """The flattened config columns that determine a run's numbers (as in the run id; a key added
+    later counts only where some row has a value other than the one earlier rows implied)."""
+    return [c for c in trials.columns if "." in c and identifies_run(c)
+            and (c not in IMPLIED_VALUES or (trials[c].notna() & (trials[c] != IMPLIED_VALUES[c])).any())]
+
+
+def collect(root: Path) -> pd.DataFrame:
+    """All trials of all runs below ``root`` (e.g. one experiment's sweep) in one frame."""
+    files = sorted(root.rglob("runs/*/trials.csv"))
+    if not files:
+        raise FileNotFoundError(f"no runs/*/trials.csv below {root}")
+    return pd.concat([read_trials(f) for f in files], ignore_index=True)

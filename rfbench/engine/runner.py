@@ -1,0 +1,292 @@
+"""The trial runner: one composed config -> N independent trials -> tidy CSVs.
+
+The components (kernel, feature map, model) come from the config through
+``rfbench.engine.components``; the kernel is built once per run.  For trial t (seeded by
+``SeedSequence(experiment.seed, spawn_key=(t,))``) the runner samples the feature map
+on the training split, measures the relative Gram error ||K - K~|| / ||K|| (norms
+``experiment.gram_norms``) on ``n_gram`` random training points, trains the model on
+the features (its hyperparameters chosen over its grid) and scores the test split by
+the dataset's task, in chunks, timing each stage.  A trial's row goes to
+``trials.csv``, its grid scores to ``grid.csv``.  Trials already in ``trials.csv``
+are skipped; a run that fails before recording any trial leaves no run directory.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from omegaconf import OmegaConf
+from threadpoolctl import threadpool_limits
+
+from rfbench.dataset import Dataset, load_dataset
+from rfbench.engine import atomic, components, records
+from rfbench.engine import config as config_
+from rfbench.engine.progress import TrialProgress, trial_progress
+from rfbench.kernel import Kernel
+from rfbench.metrics import relative_gram_errors, test_scores
+
+log = logging.getLogger("rfbench")
+
+#: ``progress(done, total)``, called after each model-selection fit.
+FitProgress = Callable[[int, int], None]
+
+
+def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
+    """Run (or resume) every trial of a resolved config; return its trials table.
+
+    Trials already in ``trials.csv`` are skipped (all are recomputed with
+    ``experiment.force``), and trials another process is computing are left to
+    it, then waited for; so reruns, interrupted runs and concurrent runs of one
+    config all end with each trial recorded exactly once.
+    """
+    start = time.time()
+    cfg = config_.to_dict(cfg)
+    config_.validate(cfg)
+    components.check_compatible(cfg)
+    with threadpool_limits(limits=cfg["experiment"]["blas_threads"]):
+        data = load_dataset(cfg["dataset"])
+        kernel = _check_against_data(cfg, data)  # the last checks: nothing is written before them
+        out = records.run_dir(cfg)
+        new = [p for p in out.parents if not p.exists()]  # innermost first
+        out.mkdir(parents=True, exist_ok=True)
+        try:
+            with _log_to(out / "run.log"):
+                _run_trials(cfg, data, kernel, out, _prepare(cfg, out, start))
+                return _summarize(out)
+        except BaseException:
+            _remove_if_no_trials(out, new)
+            raise
+
+
+def compute_trial(cfg: Mapping[str, Any], t: int) -> tuple[dict[str, Any], pd.DataFrame | None]:
+    """Trial ``t`` of a resolved config, computed and returned, not recorded (e.g. to check a record).
+
+    Returns the trial's measurements (the row without the config columns) and its grid scores.
+    """
+    cfg = config_.to_dict(cfg)
+    config_.validate(cfg)
+    components.check_compatible(cfg)
+    with threadpool_limits(limits=cfg["experiment"]["blas_threads"]):
+        data = load_dataset(cfg["dataset"])
+        return _trial(cfg, data, _check_against_data(cfg, data), t, None)
+
+
+def _remove_if_no_trials(out: Path, new: list[Path]) -> None:
+    """After a failure: remove ``out`` if it holds no trial, and the folders ``new`` left empty."""
+    if records.remove_if_no_trials(out):
+        log.info("removed %s: the run failed before recording a trial", out)
+        for folder in new:
+            with contextlib.suppress(OSError):  # not empty: another run is there
+                folder.rmdir()
+
+
+def _prepare(cfg: dict, out: Path, start: float) -> list[int]:
+    """Clear what killed writers left (temporaries, a row cut short); return the trials to do, and
+    write the config of a run that has some (one resumed with nothing to do keeps its record:
+    execution keys such as ``blas_threads`` change with the launcher, not the results)."""
+    for tmp in atomic.remove_stale_temporaries(out, before=start):
+        log.info("removed %s, left by a killed write", tmp)
+    records.repair_trials(out / "trials.csv")
+    trials = range(cfg["experiment"]["trials"])
+    todo = list(trials) if cfg["experiment"]["force"] else sorted(set(trials) - records.recorded(out / "trials.csv"))
+    if todo or not (out / "config.yaml").exists():
+        records.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
+    return todo
+
+
+def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: list[int]) -> None:
+    """Compute the trials ``todo`` (those missing from ``out``), leaving those another process holds to it."""
+    exp = cfg["experiment"]
+    if exp["force"]:
+        records.clear_trials(out / "trials.csv")
+        records.clear_trials(out / "grid.csv")
+    log.info("run %s: %s, %d trial(s) to do in %s", out.name, _describe(cfg), len(todo), out)
+    with trial_progress(exp["trials"], exp["trials"] - len(todo), name=f"run {out.name}") as progress:
+        busy = [t for t in todo if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]
+        for t in busy:  # wait for the other process, and compute the trial if it died
+            _run_trial(cfg, data, kernel, out, t, progress, wait=True)
+
+
+def _summarize(out: Path) -> pd.DataFrame:
+    """Write ``summary.csv`` over every recorded trial (a rerun with fewer trials drops none)."""
+    trials = records.read_trials(out / "trials.csv")
+    summary = records.summarize(trials)
+    records.write_csv(out / "summary.csv", summary)
+    log.info("summary over %d trial(s): %s", len(trials), _format_summary(summary))
+    return trials
+
+
+def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, progress: TrialProgress,
+               *, wait: bool) -> bool:
+    """Compute and record trial ``t`` unless it is recorded; False if another process holds it.
+
+    The model's grid scores go to ``grid.csv`` first: a trial counts as done once its row is in
+    ``trials.csv``, and a trial computed again replaces its grid rows.
+    """
+    with records.claim(out, t, wait=wait) as claimed:
+        if not claimed:
+            return False
+        if t not in records.recorded(out / "trials.csv"):
+            measured, grid = _trial(cfg, data, kernel, t, progress.fits)
+            ids = {"run_id": out.name, "trial": t}
+            if grid is not None:
+                records.record_grid(out / "grid.csv", grid.assign(**ids))
+            row = {**config_.flatten(cfg), **ids, "seed": cfg["experiment"]["seed"], **measured}
+            records.record_trial(out / "trials.csv", row)
+            log.info("trial %d: %s", t, _format_metrics(row))
+        progress.trial_done()
+    return True
+
+
+def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int,
+           fits: FitProgress | None) -> tuple[dict[str, Any], pd.DataFrame | None]:
+    """One trial: sample the map, measure the Gram error, train and test; its row and grid scores."""
+    exp = cfg["experiment"]
+    fmap_seed, gram_seed, model_seed = (
+        int(s.generate_state(1)[0])
+        for s in np.random.SeedSequence(exp["seed"], spawn_key=(t,)).spawn(3))
+    fmap = components.build_feature_map(cfg, kernel, fmap_seed)
+    row: dict[str, Any] = {"d": data.d, "n_train": len(data.y_train), "n_test": len(data.y_test)}
+    if data.task == "classification":
+        row["n_classes"] = data.n_classes
+    start = time.perf_counter()
+    with components.reported_as("feature_map", cfg):  # what needs the data, e.g. GCWS and an all-zero row
+        fmap.fit(data.X_train)
+    row["time_fit"] = time.perf_counter() - start
+    m = getattr(fmap, "n_components", data.d)
+    row.update(M=m, m_over_d=m / data.d, **fmap.fit_record())
+    if exp["n_gram"]:
+        start = time.perf_counter()
+        row.update(_gram_errors(cfg, data, kernel, fmap, gram_seed))
+        row["time_gram"] = time.perf_counter() - start
+    deviations, grid = list(data.deviations), None
+    model = components.build_model(cfg, model_seed, n_jobs=_cv_threads(cfg), progress=fits)
+    if model is not None:
+        row.update(_fit_model(cfg, data, fmap, model))
+        grid = model.grid_scores_
+        if model.selected_on_test_:
+            deviations.append(TEST_GRID_DEVIATION)
+    row["deviations"] = "; ".join(deviations)
+    return row, grid
+
+
+#: Said by every row whose hyperparameters were chosen on the test set.
+TEST_GRID_DEVIATION = ("hyperparameters chosen by the best test score on the grid (selection=test_grid, "
+                       "Li 2017's protocol): the test score is optimistic")
+#: Result columns of the Gram error in each norm.
+GRAM_ERROR_COLUMNS = {"fro": "gram_error", "spectral": "gram_error_spectral"}
+
+
+def _gram_errors(cfg: dict, data: Dataset, kernel: Kernel, fmap, seed: int) -> dict[str, float]:
+    """||K - K~|| / ||K|| in each norm of ``experiment.gram_norms``, on ``n_gram`` random training points."""
+    exp = cfg["experiment"]
+    rng = np.random.default_rng(seed)
+    X = data.X_train[rng.choice(len(data.X_train), exp["n_gram"], replace=False)]
+    K = fmap.approximated_gram(kernel(X, X))
+    errors = relative_gram_errors(K, fmap, X, norms=tuple(exp.get("gram_norms", ["fro"])),
+                                  block_size=exp["gram_block"])
+    return {GRAM_ERROR_COLUMNS[norm]: value for norm, value in errors.items()}
+
+
+def _fit_model(cfg: dict, data: Dataset, fmap, model) -> dict[str, Any]:
+    """Train ``model`` on the training features and score it on the test set, in chunks of rows.
+
+    A model selecting on the test set (``selection=test_grid``) gets the test features in ``fit``.
+    """
+    chunk = cfg["experiment"]["chunk_rows"]
+    start = time.perf_counter()
+    with components.reported_as("feature_map", cfg):
+        Z = fmap.transform(data.X_train)
+    row: dict[str, Any] = {"n_features": Z.shape[1], "time_transform": time.perf_counter() - start}
+    on_test = model.get_params().get("selection") == "test_grid"
+    with components.reported_as("feature_map", cfg):
+        Z_test = _transform(fmap, data.X_test, chunk) if on_test else None
+    start = time.perf_counter()
+    with components.reported_as("classifier", cfg):  # e.g. more columns than solver=newton takes, known only now
+        model.fit(Z, data.y_train, *((Z_test, data.y_test) if on_test else ()))
+    row["time_train"] = time.perf_counter() - start
+    del Z
+    start = time.perf_counter()
+    if on_test:
+        y_pred = model.predict(Z_test)
+    else:  # predictions only: the test features stay chunked
+        y_pred = np.concatenate([model.predict(fmap.transform(data.X_test[i:i + chunk]))
+                                 for i in range(0, len(data.X_test), chunk)])
+    row["time_predict"] = time.perf_counter() - start
+    row.update(test_scores(data.task, data.y_test, y_pred))
+    row.update(model.best_params_)
+    row[f"cv_{model.score_name}"] = model.cv_score_
+    return row
+
+
+def _transform(fmap, X: np.ndarray, chunk: int):
+    """``fmap.transform(X)`` computed in chunks of rows (dense or sparse)."""
+    parts = [fmap.transform(X[i:i + chunk]) for i in range(0, len(X), chunk)]
+    return sp.vstack(parts, format="csr") if sp.issparse(parts[0]) else np.concatenate(parts)
+
+
+def _cv_threads(cfg: Mapping[str, Any]) -> int:
+    """Threads training CV folds: ``classifier.n_jobs``, else as many as the job's BLAS threads.
+
+    The models give the same result for any thread count, so this is an execution setting.
+    """
+    return cfg["classifier"].get("n_jobs") or cfg["experiment"]["blas_threads"] or os.cpu_count() or 1
+
+
+def _check_against_data(cfg: dict, data: Dataset) -> Kernel:
+    """Check what needs the data; return the kernel, built once for all trials.
+
+    The components check their own parameters for the data's dimension (``kernel.r`` needs d),
+    and their ValueErrors become ConfigErrors on their config group.
+    """
+    n_gram, n = cfg["experiment"]["n_gram"], len(data.y_train)
+    if n_gram > n:
+        raise config_.ConfigError(
+            f"experiment.n_gram={n_gram} is invalid: dataset {data.name} has only {n} training "
+            f"points; choose 0 <= n_gram <= {n}")
+    kernel = components.check(cfg, data.d, n)
+    model = components.build_model(cfg, random_state=0)
+    if hasattr(model, "check_cv"):
+        with components.reported_as("classifier", cfg):
+            model.check_cv(data.y_train)
+    return kernel
+
+
+def _describe(cfg: dict) -> str:
+    fmap = cfg["feature_map"]
+    size = f" M/d={fmap['m_over_d']}" if fmap.get("n_components") is None and "m_over_d" in fmap else (
+        f" M={fmap['n_components']}" if fmap.get("n_components") is not None else "")
+    return f"dataset={cfg['dataset']['name']} kernel={cfg['kernel']['name']} feature_map={fmap['name']}{size}"
+
+
+def _format_metrics(row: Mapping[str, Any]) -> str:
+    keys = ("test_accuracy", "test_relative_error", "gram_error", "gram_error_spectral", "C", "lambda", "gamma",
+            "time_fit", "time_train")
+    return ", ".join(f"{k}={row[k]:.4g}" for k in keys if k in row)
+
+
+def _format_summary(summary: pd.DataFrame) -> str:
+    rec = summary.iloc[0]
+    keys = ("test_accuracy", "test_relative_error", "gram_error", "gram_error_spectral", "time_fit", "time_train")
+    return "; ".join(f"{k} = {records.format_mean_sd(rec, k)}" for k in keys if f"{k}_mean" in rec)
+
+
+@contextlib.contextmanager
+def _log_to(path: Path) -> Iterator[None]:
+    """Also write the rfbench log of this run to ``path``."""
+    handler = logging.FileHandler(path)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        handler.close()

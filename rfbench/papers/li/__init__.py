@@ -1,0 +1,1 @@
+"""Li 2017, GMM kernels and NRFF: variance theory (``variance``, ``simulation``, ``theory``), tables and curves."""

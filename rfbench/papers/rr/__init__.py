@@ -1,0 +1,1 @@
+"""Rahimi and Recht 2007, random features: Table 1 (``report``)."""

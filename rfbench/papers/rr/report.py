@@ -1,0 +1,253 @@
+"""Rahimi and Recht (2007) Table 1: ridge regression on random features, next to the published values.
+
+Table 1 is sweeps of the ordinary runner (``make rr-table1``): ridge regression (least squares
+with lambda chosen by 5-fold CV, ``classifier=ridge``) on random Fourier features of the
+Gaussian kernel (``feature_map=rff feature_map.variant=cos_offset``, D frequencies) and on
+random binning features of the Laplacian kernel (``feature_map=binning``, P grids), with the
+table's D and P, at several kernel bandwidths.  The paper states no bandwidth, so this module
+picks each cell's sigma by its mean CV error over the trials (training data only) and compares
+the test error at that sigma with the published one:
+
+- classification (Adult): the percent of test points misclassified, 100 (1 - accuracy);
+- regression (CPU, Census): "the RMS error normalized by the norm of the ground truth",
+  100 ||y_hat - y|| / ||y|| on the test set, the runner's ``test_relative_error``.
+
+Times are recorded beside the paper's, not compared (other machine, other solvers).
+
+    python -m rfbench.papers.rr.report table1 [--results results]
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rfbench.engine import records
+from rfbench.report import published, render
+from rfbench.report.compare import NO_PUBLISHED, compare, summarize
+from rfbench.report.runs import collect_single_runs, deviations
+
+PAPER = "rr"
+#: Config columns that tell Table 1's runs apart: a cell is (dataset, feature map, D or P), a
+#: run of it one bandwidth.
+POINT = ["dataset.name", "kernel.name", "feature_map.name", "feature_map.n_components", "kernel.sigma"]
+#: Table 1's columns for our feature maps, and the letter of each map's size.
+METHODS = {"rff": ("Fourier+LS", "D"), "binning": ("Binning+LS", "P")}
+#: The exact methods Table 1 prints for reference (published values only; not run here).
+REFERENCES = ("CVM", "Exact SVM")
+#: Table 1's rows in its order, in rfbench's dataset names, with the paper's name for each.
+ROWS = {"cpu_act": "CPU", "census_house": "Census, substituted", "a9a": "Adult", "covtype": "Forest Cover",
+        "kddcup99": "KDDCUP99"}
+#: Rows the mirror cannot serve, and why; their cells are "not run".
+NOT_OBTAINABLE = {
+    "covtype": "the data (581,012 x 54) is not in the dataset mirror: every known copy exceeds its "
+               "4 MiB snapshot limit (../shared/datasets/README.md).",
+}
+#: How each row we run departs from the paper, beyond what its dataset config records (census_house
+#: records that it stands in for Census).
+ROW_DEVIATIONS = {
+    "cpu_act": "CPU: the paper's 6,500 / 1,500 split is not specified; ours is a seeded random partition "
+               "of the 8,192 rows (dataset.split.seed=0), features scaled to [0, 1] on the training part.",
+    "kddcup99": "KDDCUP99: the paper trains on the full 4.9 million rows (127 dims after one-hot encoding); "
+                "the mirror has the 10% subset (494,021 rows), read as normal vs attack with its 3 symbolic "
+                "columns one-hot encoded (118 features) and split at random 400,000 / 94,021 (the paper's "
+                "test set is not in the mirror). The subset repeats many rows (smurf and neptune floods): "
+                "69,151 of the 94,021 test rows (73.5%) are identical to a training row, whereas the paper's "
+                "test set ('corrected') holds attack types absent from training. Our errors are far easier "
+                "than the paper's, so 'ours better' in this row says nothing about the methods. "
+                "Classification by ridge on one +-1 target, as for Adult.",
+    "a9a": "Adult: LIBSVM's a9a split, 32,561 training / 16,281 test points (the paper: '32,000 instances'; "
+           "it does not give its test set); classification by ridge on one +-1 target (>50K), the "
+           "predicted class the sign of w'z(x) + b, lambda by accuracy in stratified 5-fold CV.",
+}
+#: Protocol choices the paper does not state, common to every row.
+PROTOCOL = (
+    "Bandwidths: the paper states none; each cell's kernel.sigma is the one with the lowest mean CV error "
+    "over a small grid (the sweep's values, see the Makefile's RR_SIGMA_*), chosen on training data only; "
+    "a choice at the edge of its grid is marked. Binning grids stop at the smallest sigma whose occupied "
+    "bins stay under the eigen solver's 8,192 columns (classifier.solver=eigen; LSQR on the wider "
+    "features was too slow for this machine), so a binning choice at that edge may miss CV's optimum.",
+    "Regularization: lambda = 2^-20 .. 2^4 (every other exponent) chosen per trial by 5-fold CV "
+    "(relative error for regression, accuracy for classification), with an unpenalized intercept.",
+    "Fourier features are the paper's sqrt(2/D) cos(w'x + b) (variant=cos_offset, D columns); binning "
+    "features keep only the bins the training points occupy (a test point in an unseen bin gets nothing "
+    "from that grid).",
+    "Few trials (experiment.trials=3) to fit a shared 2-core machine; the paper reports one number per cell.",
+)
+#: What the regression cells mean beside a trivial predictor (the training mean: 100 ||mean - y|| / ||y||
+#: on the test split, computed from the same splits).
+READING = ("The substitute's cells compare other data with the paper's Census. On census_house (block-group "
+           "median house prices, heavy-tailed: test median 32,100, maximum 500,001) predicting the training "
+           "mean already has a relative error of 71.1 %, against 20.8 % on cpu_act: read its cells against that "
+           "baseline, not against the paper's 5 % and 7.5 %. Times are recorded, not compared.")
+#: Table 1 prints errors with one decimal; ours get two.
+DIGITS = 2
+
+
+def load_published() -> pd.DataFrame:
+    """The paper's published values (:func:`rfbench.report.published.load`)."""
+    return published.load(published.path_of(PAPER))
+
+
+def table1(runs: Path, out: Path) -> pd.DataFrame:
+    """Test error (%) of Fourier+LS and Binning+LS at the CV-chosen bandwidth, ours vs the paper.
+
+    Parameters
+    ----------
+    runs : Path
+        The tree of runs of ``experiment=rr_table1`` (``<results>/rr/table1``).
+    out : Path
+        Where ``table1.{md,csv}`` and ``bandwidths.csv`` are written.
+
+    Returns
+    -------
+    DataFrame
+        The comparison (:func:`rfbench.report.compare.compare`) with each cell's ``sigma``.
+
+    Raises
+    ------
+    ValueError
+        If a run is not a Table 1 cell (another feature map, no test score).
+    """
+    trials = _table1_trials(collect_single_runs(runs, POINT))
+    sweep = _bandwidth_sweep(trials)
+    chosen = sweep[sweep["chosen"]]
+    picked = trials.merge(chosen[["dataset", "method", "size", "sigma"]], on=["dataset", "method", "size", "sigma"])
+    pub = load_published()
+    pub = pub[pub["source"] == "Table 1"]
+    ours = pd.concat([summarize(group, published.key_columns(pub), "error", metric=metric, unit="%")
+                      for metric, group in picked.groupby("metric")])
+    table = compare(pub[pub["method"].isin([m for m, _ in METHODS.values()])], ours)
+    table = table.merge(chosen[["dataset", "method", "size", "sigma", "at_edge"]], how="left",
+                        on=["dataset", "method", "size"])
+    records.write_csv(out / "table1.csv", table)
+    records.write_csv(out / "bandwidths.csv", sweep)
+    sections = render.comparison_sections(table, _layout(table, pub), f"rfbench/papers/{PAPER}/published.csv")
+    sections[2:2] = [("Each cell's bandwidth and time", _details(chosen, pub)),
+                     ("All bandwidths (CV error chooses; test error shown for reference)", _sweep_view(sweep))]
+    sections += [("Reading the table", READING), ("Rows not run", _not_obtainable(table))]
+    render.write_markdown(out / "table1.md", "Rahimi & Recht (2007) Table 1: test error (%), ours vs paper",
+                          sections, _deviations(trials))
+    return table
+
+
+def _table1_trials(trials: pd.DataFrame) -> pd.DataFrame:
+    """Table 1's columns for each trial: dataset, method, size, sigma, metric, error, cv_error, time.
+
+    Errors are fractions (converted to % by :func:`~rfbench.report.compare.summarize`).
+    """
+    other = sorted(set(trials["feature_map.name"]) - set(METHODS))
+    if other:
+        raise ValueError(f"runs with feature_map={other} are not Table 1 cells (feature_map=rff or binning); "
+                         "move them out of the tree or write them elsewhere (RESULTS=...)")
+    scored = trials.filter(regex="^(test_accuracy|test_relative_error)$").notna().any(axis=1)
+    if not scored.all():
+        bad = sorted(set(trials.loc[~scored, "run_id"]))
+        raise ValueError(f"runs {bad} recorded no test error, and Table 1 reports one: each needs a dataset with "
+                         "a test split and a model (classifier=ridge); rerun them with `make rr-table1`")
+    column = trials.reindex(columns=["test_accuracy", "test_relative_error", "cv_accuracy", "cv_relative_error"])
+    classification = column["test_accuracy"].notna()
+    method = trials["feature_map.name"].map(lambda name: METHODS[name][0])
+    size = [f"{METHODS[name][1]} = {int(m)}" for name, m in zip(trials["feature_map.name"],
+                                                               trials["feature_map.n_components"])]
+    return trials.assign(
+        dataset=trials["dataset.name"], method=method, size=size, sigma=trials["kernel.sigma"].astype(float),
+        metric=np.where(classification, "test error", "relative error"),
+        error=np.where(classification, 1 - column["test_accuracy"], column["test_relative_error"]),
+        cv_error=np.where(classification, 1 - column["cv_accuracy"], column["cv_relative_error"]),
+        time=trials[["time_fit", "time_transform", "time_train"]].sum(axis=1))
+
+
+def _bandwidth_sweep(trials: pd.DataFrame) -> pd.DataFrame:
+    """Per cell and sigma: mean CV and test error (%), trials, mean time; the lowest CV error is chosen."""
+    keys = ["dataset", "method", "size"]
+    sweep = trials.groupby([*keys, "sigma"]).agg(
+        cv_error=("cv_error", "mean"), test_error=("error", "mean"), test_error_sd=("error", "std"),
+        n=("error", "size"), time=("time", "mean"), columns=("n_features", "mean"), **{"lambda": ("lambda", "median")},
+    ).reset_index()
+    sweep[["cv_error", "test_error", "test_error_sd"]] *= 100
+    rank = {name: i for i, name in enumerate([*ROWS, *[m for m, _ in METHODS.values()]])}
+    sweep = sweep.sort_values(["dataset", "method", "size", "sigma"], key=lambda c: c.map(rank).fillna(len(rank))
+                              if c.name in ("dataset", "method") else c, ignore_index=True)
+    best = sweep.groupby(keys)["cv_error"].transform("min")
+    sweep["chosen"] = (sweep["cv_error"] == best) & ~sweep.duplicated([*keys, "cv_error"])
+    low, high = (sweep.groupby(keys)["sigma"].transform(f) for f in ("min", "max"))
+    sweep["at_edge"] = sweep["chosen"] & (low < high) & ((sweep["sigma"] == low) | (sweep["sigma"] == high))
+    return sweep
+
+
+def _row_label(dataset: str) -> str:
+    return f"{ROWS.get(dataset, dataset)} ({dataset})"
+
+
+def _layout(table: pd.DataFrame, pub: pd.DataFrame) -> pd.DataFrame:
+    """Table 1's layout: one row per dataset, our two columns compared, the exact methods published only."""
+    cells = table[table["verdict"] != NO_PUBLISHED]
+    datasets = [d for d in ROWS if d in set(cells["dataset"])]
+    body = render.layout(cells, [(d,) for d in datasets], ["dataset"], "method",
+                         [m for m, _ in METHODS.values()], DIGITS)
+    sizes = cells.set_index(["dataset", "method"])["size"]
+    for name, _ in METHODS.values():
+        body[name] = [f"{sizes.get((d, name), '')}: {text}" for d, text in zip(datasets, body[name])]
+    reference = pub.set_index(["dataset", "method"])["value"]
+    for name in REFERENCES:
+        body[f"{name} (published)"] = [f"{reference[(d, name)]:g}" if (d, name) in reference.index else ""
+                                       for d in datasets]
+    body["dataset"] = [_row_label(d) for d in datasets]
+    return body
+
+
+def _details(chosen: pd.DataFrame, pub: pd.DataFrame) -> pd.DataFrame:
+    """The chosen bandwidth, lambda, feature columns and our time per cell beside the paper's time."""
+    times = pub.set_index(["dataset", "method"])["note"].str.split(";").str[0]
+    return pd.DataFrame({
+        "dataset": chosen["dataset"].map(_row_label), "method": chosen["method"], "size": chosen["size"],
+        "sigma (by CV)": [f"{s:g}" + (" (grid edge)" if edge else "") for s, edge in
+                          zip(chosen["sigma"], chosen["at_edge"])],
+        "lambda (median)": chosen["lambda"].map(lambda v: f"{v:.3g}"),
+        "feature columns": chosen["columns"].round().astype(int),
+        "ours: features + ridge CV + fit (s, mean)": chosen["time"].map(lambda v: f"{v:.1f}"),
+        "paper's training time": [times.get((d, m), "") for d, m in zip(chosen["dataset"], chosen["method"])],
+    })
+
+
+def _sweep_view(sweep: pd.DataFrame) -> pd.DataFrame:
+    view = sweep.assign(dataset=sweep["dataset"].map(_row_label),
+                        chosen=np.where(sweep["chosen"], "yes", ""),
+                        test_error=[render.mean_sd(m, s, ".2f") for m, s in
+                                    zip(sweep["test_error"], sweep["test_error_sd"])])
+    return view[["dataset", "method", "size", "sigma", "cv_error", "test_error", "n", "chosen"]].rename(
+        columns={"cv_error": "CV error (%)", "test_error": "test error (%)"})
+
+
+def _not_obtainable(table: pd.DataFrame) -> str:
+    missing = [d for d in ROWS if d not in set(table.dropna(subset=["mean"])["dataset"])]
+    lines = [f"- **{_row_label(d)}**: " + NOT_OBTAINABLE.get(d, "not run yet (its make target is "
+                                                                 f"`make rr-{d}`).") for d in missing]
+    return "\n".join(lines) or "Every row of Table 1 was run."
+
+
+def _deviations(trials: pd.DataFrame) -> list[str]:
+    rows = [ROW_DEVIATIONS[d] for d in ROWS if d in ROW_DEVIATIONS and d in set(trials["dataset"])]
+    return [*PROTOCOL, *rows, *deviations(trials)]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m rfbench.papers.rr.report", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("target", choices=["table1"])
+    parser.add_argument("--results", type=Path, default=Path("results"),
+                        help="results tree; reads its runs in <results>/rr/table1 and writes the report there")
+    args = parser.parse_args(argv)
+    root = args.results / PAPER / args.target
+    try:
+        table1(root, root)
+    except (FileNotFoundError, ValueError) as err:
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
+    print(f"wrote {root}/{args.target}.*")
+
+
+if __name__ == "__main__":
+    main()

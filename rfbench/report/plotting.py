@@ -1,0 +1,142 @@
+"""Generic figures: a metric against log2(M/d) with mean +- 1 sd error bars, as the papers plot,
+and the pieces a paper's own figures are made of (:func:`error_bars`, :func:`caption`,
+:func:`m_axis`, :func:`dataset_colors`, :func:`save`).
+
+Every figure says what its bars are and how many trials each point has (in a caption, and
+at the points themselves when that number differs between points).  A metric that cannot be
+negative (times, the Gram error, masses) has its lower whisker stopped at 0.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+from rfbench.engine.atomic import atomic_write  # noqa: E402
+from rfbench.engine.records import config_columns  # noqa: E402
+
+#: Columns that tell one curve from another.
+SERIES = ["kernel.name", "feature_map.name", "feature_map.part"]
+#: What places a trial on a curve: its panel and its x.
+POINT = ["dataset.name", "m_over_d"]
+
+LABELS = {"test_accuracy": "test accuracy", "gram_error": r"$\|K-\tilde K\|_F / \|K\|_F$",
+          "time_fit": "feature sampling time (s)"}
+
+
+def metric_vs_m(trials: pd.DataFrame, metric: str, path: Path) -> Path:
+    """One panel per dataset: ``metric`` mean +- 1 sd over trials against log2(M/d), one curve per config.
+
+    A curve keeps its colour in every panel; the legend is shared, below the panels.
+    """
+    datasets = sorted(trials["dataset.name"].unique())
+    series = series_columns(trials)
+    labels = sorted({_label(series, key) for key, _ in trials.groupby(series, dropna=False)})
+    colors = {label: f"C{i}" for i, label in enumerate(labels)}
+    fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 4.2), squeeze=False)
+    points = []
+    for ax, name in zip(axes[0], datasets):
+        sub = trials[trials["dataset.name"] == name]
+        for key, curve in sub.groupby(series, dropna=False):
+            points.append((ax, error_bars(ax, curve, metric, color=colors[_label(series, key)])))
+        ax.set(title=name, xlabel=r"$\log_2(M/d)$", ylabel=LABELS.get(metric, metric))
+        m_axis(ax)
+    handles = [plt.Line2D([], [], color=colors[label], marker="o", ms=3) for label in labels]
+    fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.05), ncol=min(len(labels), 4),
+               fontsize=8)
+    caption(fig, points)
+    fig.tight_layout(rect=(0, 0.16, 1, 1))
+    return save(fig, path)
+
+
+def _nonnegative(metric: str) -> bool:
+    return metric.startswith(("time_", "mass_")) or metric == "gram_error"
+
+
+def point_stats(curve: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Per M/d: x = log2(M/d), mean, count and the whiskers (lower, upper) of mean +- 1 sd."""
+    stats = curve.groupby("m_over_d")[metric].agg(["mean", "std", "count"]).reset_index()
+    stats["x"] = np.log2(stats["m_over_d"])
+    stats["upper"] = stats["std"].fillna(0)  # one trial: no spread to show
+    bottom = stats["mean"].clip(lower=0) if _nonnegative(metric) else np.inf
+    stats["lower"] = np.minimum(stats["upper"], bottom)
+    return stats
+
+
+def error_bars(ax, curve: pd.DataFrame, metric: str, **style) -> pd.DataFrame:
+    """Plot one curve's ``metric``, mean +- 1 sd per M/d; return its :func:`point_stats`."""
+    stats = point_stats(curve, metric)
+    ax.errorbar(stats["x"], stats["mean"], yerr=[stats["lower"], stats["upper"]], marker="o", ms=3,
+                capsize=3, **style)
+    return stats
+
+
+def caption(fig, points: list[tuple[object, pd.DataFrame]]) -> None:
+    """Say what the bars are and how many trials a point has; if that varies, write n at each point.
+
+    ``points`` pairs each axes with a curve's statistics from :func:`error_bars`.
+    """
+    counts = pd.concat([stats["count"] for _, stats in points])
+    if counts.nunique() == 1:
+        n = f"{counts.iloc[0]} trial(s) per point"
+    else:
+        n = f"{counts.min()}-{counts.max()} trials per point (n at each point)"
+        index: dict[object, int] = {}  # of a curve in its axes: stacks the labels where curves meet
+        for ax, stats in points:
+            index[ax] = index.get(ax, -1) + 1
+            for x, y, count in zip(stats["x"], stats["mean"], stats["count"]):
+                ax.annotate(f"n={count}", (x, y), xytext=(3, 3 + 7 * index[ax]), textcoords="offset points",
+                            fontsize=6)
+    fig.text(0.5, 0.01, f"bars: mean ± 1 sd over trials; {n}", ha="center", va="bottom", fontsize=8)
+
+
+def m_axis(ax) -> None:
+    """log2(M/d) takes integer values: tick only those."""
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(alpha=0.3)
+
+
+def series_columns(trials: pd.DataFrame) -> list[str]:
+    """SERIES, plus every config column that varies at a point (say, a swept ``kernel.sigma``).
+
+    Trials of different configs are separate curves, never averaged nor joined into one
+    line: a config value that varies within a panel's curve (at one point, or between
+    points, as when unrelated runs share a results folder) splits it.
+    """
+    base = [c for c in SERIES if c in trials]
+    curve = base + ["dataset.name"]
+    axis = {"feature_map.m_over_d", "feature_map.n_components", *curve, *POINT}
+    config = [c for c in config_columns(trials) if c not in axis]
+    varying = trials.groupby(curve, dropna=False)[config].nunique(dropna=False).gt(1).any()
+    return base + [c for c in config if varying[c]]
+
+
+def _label(series: list[str], key) -> str:
+    """The series' names (kernel, map, part), then ``column=value`` for swept config columns."""
+    parts = key if isinstance(key, tuple) else (key,)
+    names = [str(v) for c, v in zip(series, parts) if c in SERIES and isinstance(v, str)]
+    swept = [f"{c}={v}" for c, v in zip(series, parts) if c not in SERIES]
+    return " ".join(names + swept)
+
+
+def dataset_colors(present: Iterable[str], order: Sequence[str] = ()) -> dict[str, str]:
+    """Matplotlib colour cycle entry per dataset: ``order`` first, then the others sorted."""
+    names = list(order) + sorted(set(present) - set(order))
+    return {name: f"C{i}" for i, name in enumerate(names)}
+
+
+def save(fig, path: Path) -> Path:
+    """Write ``fig`` to ``path`` atomically (format from the suffix, 120 dpi) and close it."""
+    if not fig.get_layout_engine():
+        fig.tight_layout()
+    with atomic_write(path) as handle:
+        fig.savefig(handle, dpi=120, format=path.suffix.lstrip(".") or "png")
+    plt.close(fig)
+    return path

@@ -1,0 +1,186 @@
+"""A paper's published values: the CSV that holds them, its schema and its validation.
+
+Each paper keeps the numbers it printed in one file, ``rfbench/papers/<paper>/published.csv``,
+one row per published number (long format), headed by ``#`` comment lines that say where
+the values were transcribed from.  They serve only for side-by-side comparison
+(:mod:`rfbench.report.compare`); nothing in rfbench's own results is taken from them.
+
+Columns (any order):
+
+========  ==================================================================================
+paper     the paper's report name, e.g. ``askrff`` (one per file)
+source    where the number is printed: ``Table 1``, ``Fig. 2``, ``Sec. 5.4``
+dataset   the dataset, in rfbench's name for it (blank for a claim about every dataset)
+method    the method (the row or column heading, in rfbench's names); for a claim, the name
+          of the check that the paper's module runs on it
+metric    a key of :data:`METRICS` (``test accuracy``, ``relative error``, ...) or ``claim``
+value     the published number (blank for a claim)
+sd        its published standard deviation; blank if the paper gives none
+unit      ``%`` or ``fraction`` (the metric's own scale), or ``s``; blank for a claim
+note      free text: a transcription remark, or a claim's statement as the paper makes it
+========  ==================================================================================
+
+Any other column is a further key that tells cells apart (AsK-RFF's ``approximation``,
+QMC's number of features ``s``), in the order of the file.
+"""
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+#: Columns every published CSV has; the others are further keys.
+COLUMNS = ("paper", "source", "dataset", "method", "metric", "value", "sd", "unit", "note")
+#: Columns that name a cell (with any further key columns of the file).
+BASE_KEYS = ("dataset", "method")
+#: The ``metric`` of a row that states a qualitative claim (a figure's trend) rather than a number.
+CLAIM = "claim"
+#: Our metrics are recorded on the ``fraction`` scale; the factor to each published unit.
+UNIT_SCALE = {"fraction": 1.0, "%": 100.0, "s": 1.0}
+
+
+@dataclass(frozen=True)
+class Metric:
+    """How to compare a published metric.
+
+    Parameters
+    ----------
+    higher_is_better : bool
+        Whether a larger value is the better result (accuracy) or the worse one (errors, times).
+    tolerance : mapping of str to float
+        Per unit, the absolute difference accepted when the paper prints a value without an
+        sd (see :func:`rfbench.report.compare.verdicts`). A unit missing here makes a
+        published value without sd an error in that unit.
+    """
+
+    higher_is_better: bool
+    tolerance: Mapping[str, float] = field(default_factory=dict)
+
+
+#: The metrics the papers report. Tolerances are half a unit of the coarsest precision the
+#: papers print without sd: accuracies and error rates as "%" with up to two decimals, judged
+#: to 0.5 points; relative errors to 0.002 (QMC's Table 3 prints four decimals of errors
+#: of 0.03-0.1 whose methods differ by a few thousandths).
+METRICS: dict[str, Metric] = {
+    "test accuracy": Metric(higher_is_better=True, tolerance={"%": 0.5, "fraction": 0.005}),
+    "test error": Metric(higher_is_better=False, tolerance={"%": 0.5, "fraction": 0.005}),
+    "relative error": Metric(higher_is_better=False, tolerance={"fraction": 0.002, "%": 0.2}),
+    "gram error": Metric(higher_is_better=False, tolerance={"fraction": 0.002}),
+    "time": Metric(higher_is_better=False),
+    # QMC's Table 2 prints values from 1e-9 to 1e-2 to three significant digits: no absolute
+    # tolerance fits them all, so any difference is a disagreement and the report gives the ratio.
+    "box discrepancy": Metric(higher_is_better=False, tolerance={"fraction": 0.0}),
+}
+
+
+class PublishedError(ValueError):
+    """A published-values CSV that does not follow the schema."""
+
+
+def path_of(paper: str) -> Path:
+    """The packaged published-values CSV of ``paper`` (``rfbench/papers/<paper>/published.csv``)."""
+    return Path(str(resources.files("rfbench.papers") / paper / "published.csv"))
+
+
+def load(path: Path, metrics: Mapping[str, Metric] = METRICS) -> pd.DataFrame:
+    """Read and validate a published-values CSV.
+
+    Parameters
+    ----------
+    path : Path
+        The CSV; lines starting with ``#`` are comments.
+    metrics : mapping of str to Metric
+        The metric names the file may use (besides ``claim``).
+
+    Returns
+    -------
+    DataFrame
+        One row per published number or claim: key columns as text (blank for none),
+        ``value`` and ``sd`` as floats (NaN where blank).
+
+    Raises
+    ------
+    PublishedError
+        Naming the file, the row (its line in the file) and the column at fault.
+    """
+    lines, text = _data_lines(path)
+    try:
+        raw = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, skipinitialspace=True)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as err:
+        raise PublishedError(f"{path}: not a readable CSV: {err}") from err
+    missing = [c for c in COLUMNS if c not in raw.columns]
+    if missing:
+        raise PublishedError(f"{path}: missing column(s) {missing}; a published CSV has {list(COLUMNS)} "
+                             "plus any further key columns")
+    table = raw.apply(lambda column: column.str.strip())
+    for number in ("value", "sd"):
+        table[number] = [_number(path, lines[i], number, text) for i, text in enumerate(table[number])]
+    for i, row in table.iterrows():
+        _check_row(path, lines[i], row, metrics)
+    _check_unique(path, table, lines)
+    return table
+
+
+def key_columns(published: pd.DataFrame) -> list[str]:
+    """The columns that name a cell: ``dataset``, ``method``, then any further keys of the file."""
+    return list(BASE_KEYS) + [c for c in published.columns if c not in COLUMNS]
+
+
+def _data_lines(path: Path) -> tuple[list[int], str]:
+    """The file's line number of each data row, and the header and rows as text.
+
+    Only whole lines starting with ``#`` are comments: a note may contain ``#``.
+    """
+    kept = [(n, line) for n, line in enumerate(Path(path).read_text().splitlines(), 1)
+            if line.strip() and not line.lstrip().startswith("#")]
+    return [n for n, _ in kept[1:]], "\n".join(line for _, line in kept)
+
+
+def _number(path: Path, line: int, column: str, text: str) -> float:
+    if text == "":
+        return np.nan
+    try:
+        return float(text)
+    except ValueError:
+        raise PublishedError(f"{path}, line {line}, column {column}: {text!r} is not a number") from None
+
+
+def _check_row(path: Path, line: int, row: pd.Series, metrics: Mapping[str, Metric]) -> None:
+    where = f"{path}, line {line}"
+    if not row["paper"] or not row["source"]:
+        raise PublishedError(f"{where}: columns paper and source must not be blank")
+    metric, unit = row["metric"], row["unit"]
+    if metric == CLAIM:
+        if not row["method"] or not row["note"] or not (np.isnan(row["value"]) and unit == ""):
+            raise PublishedError(f"{where}: a claim names its check in column method and states itself in "
+                                 "column note, with value and unit blank")
+        return
+    if metric not in metrics:
+        raise PublishedError(f"{where}, column metric: {metric!r} is not known; valid: "
+                             f"{sorted(metrics) + [CLAIM]}")
+    if unit not in UNIT_SCALE:
+        raise PublishedError(f"{where}, column unit: {unit!r} is not known; valid: {list(UNIT_SCALE)}")
+    if np.isnan(row["value"]):
+        raise PublishedError(f"{where}, column value: blank; a published number needs its value")
+    if row["sd"] < 0:
+        raise PublishedError(f"{where}, column sd: {row['sd']} is negative")
+    if np.isnan(row["sd"]) and unit not in metrics[metric].tolerance:
+        raise PublishedError(f"{where}, column sd: blank, and metric {metric!r} has no tolerance in unit "
+                             f"{unit!r} to judge a value without sd; give the sd or a unit among "
+                             f"{list(metrics[metric].tolerance)}")
+
+
+def _check_unique(path: Path, table: pd.DataFrame, lines: list[int]) -> None:
+    keys = ["source", *key_columns(table), "metric"]
+    repeated = table.duplicated(keys, keep=False)
+    if repeated.any():
+        at = [lines[i] for i in np.flatnonzero(repeated)]
+        raise PublishedError(f"{path}, lines {at}: the same {keys} more than once")
+    papers = sorted(set(table["paper"]))
+    if len(papers) > 1:
+        raise PublishedError(f"{path}, column paper: one paper per file, found {papers}")

@@ -1,1 +1,0 @@
-"""Closed-form results of the papers (estimator variances) and their Monte Carlo checks."""

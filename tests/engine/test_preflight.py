@@ -1,0 +1,70 @@
+"""The command line checked before Hydra acts on it (no job runs here)."""
+import pytest
+
+from rfbench.cli import CONFIG_DIR
+from rfbench.engine.config import ConfigError
+from rfbench.engine.preflight import check_command_line
+
+
+def check(*argv: str) -> None:
+    check_command_line(list(argv), CONFIG_DIR)
+
+
+@pytest.mark.parametrize("argv, message", [
+    # unknown names: the closest key, and every key of the group
+    (["feature_map.m_over=2"],
+     "feature_map.m_over=2 is invalid: feature_map=rff has no key 'm_over'; did you mean feature_map.m_over_d? "
+     "Valid keys of feature_map: name, m_over_d, n_components, variant, dtype"),
+    (["kernel=sinh_gaussian", "kernel.bta=1"],
+     "kernel.bta=1 is invalid: kernel=sinh_gaussian has no key 'bta'; did you mean kernel.beta? "
+     "Valid keys of kernel: name, sigma, beta"),
+    (["featuremap.m_over_d=2"], "the config has no key 'featuremap'; did you mean feature_map.m_over_d?"),
+    (["dataset.split.sed=1"], "dataset.split has no key 'sed'; did you mean dataset.split.seed?"),
+    # a key only some jobs of a sweep have: named before any job runs
+    (["-m", "kernel=gaussian,sinh_gaussian", "kernel.beta=1"],
+     "kernel.beta=1 is invalid: kernel=gaussian has no key 'beta'. Valid keys of kernel: name, sigma"),
+    # empty: a group given no option
+    (["dataset=null"], "dataset=null is invalid: dataset takes one option; choose one of a9a,"),
+    (["-m", "dataset=[]"], "dataset=[] is invalid: dataset takes one option; choose one of a9a,"),
+    (["~kernel"],
+     "~kernel is invalid: kernel takes one option; choose one of cosh_gaussian, cosine_rbf, gaussian, gmm, laplacian"),
+    # conflicting
+    (["feature_map.n_components=300", "feature_map.m_over_d=4"],
+     "feature_map.n_components=300 and feature_map.m_over_d=4 are both set"),
+    # a value config.validate rejects, in any job of a sweep
+    (["-m", "feature_map.m_over_d=1,0"], "feature_map.m_over_d=0 is invalid: a number > 0"),
+])
+def test_mistakes_are_named_before_hydra_runs(argv, message):
+    with pytest.raises(ConfigError) as err:
+        check(*argv)
+    assert message in str(err.value)
+
+
+def test_the_suggested_key_works():
+    with pytest.raises(ConfigError, match="did you mean feature_map.m_over_d"):
+        check("feature_map.m_over=4")
+    check("feature_map.m_over_d=4")
+
+
+@pytest.mark.parametrize("argv", [
+    [],
+    ["kernel=sinh_gaussian", "dataset=letter"],
+    ["feature_map.n_components=300"],  # m_over_d keeps its default, n_components wins (documented)
+    ["feature_map.n_components=300", "feature_map.m_over_d=null"],
+    ["-m", "kernel=gaussian,sinh_gaussian", "feature_map.m_over_d=1,2"],
+    ["--cfg", "job", "kernel.sigma=-1"],  # --cfg prints the config; only running validates it
+    ["--help"],
+])
+def test_valid_command_lines_pass(argv):
+    check(*argv)
+
+
+@pytest.mark.parametrize("argv", [
+    ["dataset=nope"],  # Hydra lists the options itself
+    ["feature_map.m_over_d=1,2"],  # a sweep without -m: Hydra explains
+    ["kernel=gaussian,linear"],
+    ["--config-path", "/nonexistent", "kernel=nope"],
+    ["hydra/launcher=nope"],
+])
+def test_what_hydra_reports_is_left_to_hydra(argv):
+    check(*argv)

@@ -1,0 +1,96 @@
+"""Li Tables 1-3 report on a small tree of runs written here: verdicts, the CV column, missing datasets,
+and the preprocessing investigation beside them."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from rfbench.papers.li.tables import C_GRID_REASON, SHORT_C_GRID_REASON, VARIANT_RUNS, tables
+
+WIDE_C = "[-6, -4, -2, 0, 2, 4, 6, 8, 10, 12, 14, 16]"
+
+
+def write_run(root, run_id, dataset, metric, selection, accuracy, gamma=float("nan"), **config):
+    run = root / "runs" / run_id
+    run.mkdir(parents=True)
+    pd.DataFrame([{"dataset.name": dataset, "classifier.metric": metric, "classifier.selection": selection,
+                   "run_id": run_id, "trial": 0, "test_accuracy": accuracy, "gamma": gamma, "C": 1.0,
+                   "classifier.log2_C": WIDE_C,
+                   "deviations": "selected on test" if selection == "test_grid" else "", **config}]).to_csv(
+        run / "trials.csv", index=False)
+
+
+def test_tables_compare_test_grid_cells_and_show_cv_beside(tmp_path):
+    runs = tmp_path / "runs_tree"
+    write_run(runs, "a", "spambase_li", "gmm", "test_grid", 0.9420)      # paper 94.17: agrees (tol 0.5)
+    write_run(runs, "b", "spambase_li", "cosine_rbf", "test_grid", 0.9400, gamma=0.1)  # paper 92.57: better
+    write_run(runs, "c", "spambase_li", "linear", "test_grid", 0.8000)   # paper 85.91: worse
+    write_run(runs, "d", "spambase_li", "gmm", "cv", 0.9311)
+    table = tables(runs, tmp_path / "out").set_index(["dataset", "method"])
+    assert table.loc[("SpamBase", "gmm"), "verdict"] == "agrees"
+    assert table.loc[("SpamBase", "gmm"), "difference"] == pytest.approx(94.20 - 94.17)
+    assert table.loc[("SpamBase", "rbf"), "verdict"] == "ours better"
+    assert table.loc[("SpamBase", "linear"), "verdict"] == "ours worse"
+    assert table.loc[("Letter", "rbf"), "verdict"] == "not run"
+    text = (tmp_path / "out" / "tables.md").read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| SpamBase"))
+    assert "| 0.1; 0.2 " in row and "| 93.11 " in row  # our gamma; the paper's; gmm chosen by CV
+    assert "| Parkinson " in text and "1,040-row" in text  # not obtainable, with its reason
+    assert "| M-Basic " in text and "M-Basic re-splits them 12,000 / 50,000" in text
+    assert "none of its rows can be reproduced here" in text  # Table 4: group 2 follows from Table 3's M-*
+    assert "| Musk " in text and "dataset=musk_li: not run yet" in text
+    assert "selected on test" in text
+    assert "| holds     | GMM above RBF on 1 of 1 datasets (SpamBase)" in text  # 94.20 > 94.00
+    assert "No run below" in text and "`make li-tables-minmax`" in text  # no investigation run
+    assert not (tmp_path / "out" / "scaling.csv").exists()
+
+
+def test_each_c_grid_is_a_protocol_line_naming_its_cells(tmp_path):
+    runs = tmp_path / "runs_tree"
+    write_run(runs, "a", "spambase_li", "gmm", "test_grid", 0.94)
+    write_run(runs, "b", "magic_li", "gmm", "test_grid", 0.83)
+    write_run(runs, "c", "spambase_li", "cosine_rbf", "test_grid", 0.92, gamma=0.1)
+    write_run(runs, "d", "magic_li", "cosine_rbf", "test_grid", 0.85, gamma=1.0,
+              **{"classifier.log2_C": "[-6, -4, -2, 0, 2, 4, 6, 8, 10]"})
+    tables(runs, tmp_path / "out")
+    lines = pd.read_csv(tmp_path / "out" / "deviations.csv").head(2).values.tolist()
+    assert lines == [["C over 2^-6..2^16 (12 values): rbf on SpamBase; gmm on every dataset", C_GRID_REASON],
+                     ["C over 2^-6..2^10 (9 values): rbf on Magic", SHORT_C_GRID_REASON]]
+    text = (tmp_path / "out" / "tables.md").read_text()  # the protocol lines are the report's deviations too
+    assert f"- C over 2^-6..2^10 (9 values): rbf on Magic — {SHORT_C_GRID_REASON}" in text
+
+
+def write_variant(root, run_id, dataset, metric, accuracy, gamma=float("nan"), scale="minmax_unit_rows"):
+    write_run(root, run_id, dataset, metric, "test_grid", accuracy, gamma, **{"dataset.scale": scale})
+
+
+def test_the_minmax_investigation_sits_beside_the_primary_cells_without_changing_verdicts(tmp_path):
+    runs, variant = tmp_path / "kernel_svm", tmp_path / VARIANT_RUNS
+    write_run(runs, "a", "spambase_li", "gmm", "test_grid", 0.9000)
+    write_run(runs, "b", "spambase_li", "cosine_rbf", "test_grid", 0.9100, gamma=0.1)
+    write_run(runs, "c", "vowel_li", "gmm", "test_grid", 0.8598)
+    write_variant(variant, "d", "spambase_li", "gmm", 0.9400)                # paper 94.17
+    write_variant(variant, "e", "spambase_li", "cosine_rbf", 0.9200, gamma=0.4)  # paper 92.57, gamma 0.2
+    write_variant(variant, "f", "vowel_li", "gmm", 0.9697)                   # paper 96.97
+    table = tables(runs, tmp_path / "out").set_index(["dataset", "method"])
+    assert table.loc[("SpamBase", "gmm"), "verdict"] == "ours worse"  # verdicts stay on unit rows
+    side = pd.read_csv(tmp_path / "out" / "scaling.csv")
+    assert side[["dataset", "method"]].values.tolist() == [["SpamBase", "gmm"], ["SpamBase", "rbf"], ["Vowel", "gmm"]]
+    np.testing.assert_allclose(side["unit rows"], [90.00, 91.00, 85.98])
+    np.testing.assert_allclose(side["min-max, unit rows"], [94.00, 92.00, 96.97])
+    np.testing.assert_allclose(side["paper"], [94.17, 92.57, 96.97])
+    np.testing.assert_allclose(side["change"], [4.00, 1.00, 10.99], atol=1e-9)
+    np.testing.assert_allclose(side["min-max - paper"], [-0.17, -0.57, 0.0], atol=1e-9)
+    text = (tmp_path / "out" / "tables.md").read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| SpamBase  | rbf"))
+    assert "| 91.00 " in row and "| 92.00 " in row and "| +1.00 " in row and "| 0.1; 0.4; 0.2 " in row
+    assert ("- gmm, min-max minus unit rows: SpamBase +4.00, Vowel +10.99. Mean |ours - paper|: 7.58 on unit rows, "
+            "0.09 with min-max first; within the tables' tolerance of the paper: 0 of 2 on unit rows, "
+            "2 with min-max first.") in text
+    assert "- linear" not in text  # no linear cell run in both
+
+
+def test_an_investigation_run_of_another_scaling_is_refused(tmp_path):
+    write_run(tmp_path / "kernel_svm", "a", "vowel_li", "gmm", "test_grid", 0.86)
+    write_variant(tmp_path / VARIANT_RUNS, "stale", "vowel_li", "gmm", 0.86, scale="unit_rows")
+    with pytest.raises(ValueError, match=r"runs \['stale'\] .* dataset.scale \['unit_rows'\], not 'minmax_unit_rows'"):
+        tables(tmp_path / "kernel_svm", tmp_path / "out")

@@ -1,0 +1,74 @@
+"""Figure helpers."""
+import numpy as np
+import pytest
+
+from rfbench.report import plotting
+
+
+def test_dataset_colors_do_not_depend_on_which_datasets_are_present():
+    order = ("spambase", "ijcnn1", "letter")
+    alone = plotting.dataset_colors(["letter"], order)
+    together = plotting.dataset_colors(["spambase", "letter", "a9a"], order)
+    assert alone["letter"] == together["letter"] == "C2"
+    assert together["a9a"] == "C3"  # not in the order: after it
+
+
+def test_a_swept_config_value_gets_its_own_curve():
+    import pandas as pd
+
+    trials = pd.DataFrame({
+        "dataset.name": ["spambase"] * 4, "m_over_d": [1.0, 1.0, 2.0, 2.0],
+        "kernel.name": ["gaussian"] * 4, "feature_map.name": ["rff"] * 4, "feature_map.part": [float("nan")] * 4,
+        "feature_map.m_over_d": [1, 1, 2, 2], "kernel.sigma": [1.0, 2.0, 1.0, 2.0],
+        "experiment.trials": [1, 2, 1, 2], "gram_error": [0.1, 0.2, 0.05, 0.1],
+    })
+    series = plotting.series_columns(trials)
+    # sigma splits a point; the x column and an execution setting do not
+    assert series == plotting.SERIES + ["kernel.sigma"]
+    labels = {plotting._label(series, key) for key, _ in trials.groupby(series, dropna=False)}
+    assert labels == {"gaussian rff kernel.sigma=1.0", "gaussian rff kernel.sigma=2.0"}
+    assert plotting.series_columns(trials[trials["kernel.sigma"] == 1.0]) == plotting.SERIES
+
+
+def test_runs_differing_between_points_are_not_joined_into_one_curve():
+    import pandas as pd
+
+    # two unrelated runs in one folder: n_gram 1000 at M = d, n_gram 300 at M = 2d
+    trials = pd.DataFrame({
+        "dataset.name": ["spambase"] * 2, "m_over_d": [1.0, 2.0], "kernel.name": ["gaussian"] * 2,
+        "feature_map.name": ["rff"] * 2, "feature_map.m_over_d": [1, 2], "experiment.n_gram": [1000, 300],
+        "gram_error": [0.1, 0.05],
+    })
+    assert plotting.series_columns(trials) == ["kernel.name", "feature_map.name", "experiment.n_gram"]
+
+
+def _points(metric, values_by_m):
+    import pandas as pd
+
+    return pd.DataFrame([{"m_over_d": m, metric: v} for m, values in values_by_m.items() for v in values])
+
+
+def test_whiskers_of_a_nonnegative_metric_stop_at_zero():
+    times = plotting.point_stats(_points("time_fit", {1: [0.01, 0.01, 0.10], 2: [1.0, 1.2]}), "time_fit")
+    assert times["lower"][0] == times["mean"][0] == pytest.approx(0.04)  # sd 0.052 > mean: cut at 0
+    assert times["upper"][0] == pytest.approx(np.std([0.01, 0.01, 0.10], ddof=1))
+    assert times["lower"][1] == times["upper"][1] == pytest.approx(np.std([1.0, 1.2], ddof=1))  # whole
+    acc = plotting.point_stats(_points("test_accuracy", {1: [-0.5, 0.1, 0.1]}), "test_accuracy")
+    assert acc["lower"][0] == acc["upper"][0] > 0.3  # symmetric where negatives are possible
+    one = plotting.point_stats(_points("time_fit", {4: [0.3]}), "time_fit")
+    assert (one["lower"][0], one["upper"][0], one["count"][0]) == (0, 0, 1)
+
+
+def test_caption_says_what_the_bars_are_and_how_many_trials():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    even = plotting.error_bars(ax, _points("gram_error", {1: [0.1, 0.2], 2: [0.1, 0.1]}), "gram_error")
+    plotting.caption(fig, [(ax, even)])
+    assert fig.texts[-1].get_text() == "bars: mean ± 1 sd over trials; 2 trial(s) per point"
+    assert len(ax.texts) == 0
+    uneven = plotting.error_bars(ax, _points("gram_error", {1: [0.1], 4: [0.1, 0.2, 0.3]}), "gram_error")
+    plotting.caption(fig, [(ax, even), (ax, uneven)])
+    assert fig.texts[-1].get_text() == "bars: mean ± 1 sd over trials; 1-3 trials per point (n at each point)"
+    assert sorted(t.get_text() for t in ax.texts) == ["n=1", "n=2", "n=2", "n=3"]
+    plt.close(fig)
