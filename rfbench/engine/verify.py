@@ -35,7 +35,13 @@ def current_config(recorded: dict[str, Any]) -> dict[str, Any]:
     with initialize_config_dir(config.CONFIG_DIR, version_base="1.3"):
         composed = compose("config", overrides=choices)
     composed = OmegaConf.masked_copy(composed, [k for k in composed if k != "hydra"])
-    return config.to_dict(OmegaConf.merge(composed, recorded))
+    return config.to_dict(OmegaConf.merge(composed, _without_targets(recorded)))
+
+
+def _without_targets(recorded: dict[str, Any]) -> dict[str, Any]:
+    """``recorded`` less its components' ``_target_``: a dotted path names code, which may move
+    (rfbench.classifier -> rfbench.model.liblinear), not a value of the run (nor of its run id)."""
+    return {k: _without_targets(v) if isinstance(v, dict) else v for k, v in recorded.items() if k != "_target_"}
 
 
 def pick_runs(root: Path) -> list[Path]:

@@ -128,7 +128,7 @@ def test_fig2_and_fig3_reports_judge_the_claims(tmp_path):
 
 
 def test_run_report_turns_a_bad_value_into_exit_2(capsys, tmp_path):
-    parser = qmc.report_parser("qmc_x", "doc")
+    parser = qmc.report_parser("x", "doc")
 
     def build():
         raise ValueError("no trials under x; run `make qmc-fig2` first")
@@ -136,7 +136,7 @@ def test_run_report_turns_a_bad_value_into_exit_2(capsys, tmp_path):
     with pytest.raises(SystemExit) as exit_info:
         qmc.run_report(parser, build, tmp_path)
     assert exit_info.value.code == 2
-    expected = "python -m rfbench.report.qmc_x: error: no trials under x; run `make qmc-fig2` first\n"
+    expected = "python -m rfbench.papers.qmc.x: error: no trials under x; run `make qmc-fig2` first\n"
     assert capsys.readouterr().err == expected
     qmc.run_report(parser, lambda: None, tmp_path / "fig9")
     assert capsys.readouterr().out == f"wrote {tmp_path / 'fig9'}\n"

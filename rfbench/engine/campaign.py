@@ -1,0 +1,145 @@
+"""Campaigns as data: which jobs make each target of a paper, and how its report is drawn.
+
+A paper's campaign is ``configs/campaign/<paper>.yaml``::
+
+    vars:                      # override lists shared by sweeps (a list inside a sweep is spliced in)
+      svm: [experiment=li_kernel_svm, kernel=linear, feature_map=identity]
+    targets:
+      tables:
+        doc: exact kernel SVMs of Tables 1-3      # one line, shown by ``make help``
+        needs: [fig1]          # targets whose jobs join this launch and whose steps run first
+        sweeps:                # Hydra overrides; a comma list sweeps (Hydra's basic sweeper syntax)
+          - [${vars.svm}, "dataset=letter_li,magic_li", classifier.metric=gmm]
+        steps:                 # then: python -m rfbench.papers.<paper>.<module> <args> --results <dir>
+          - [report, tables]
+
+:func:`plan` expands a target (with its ``needs``) into its jobs, one list of overrides each,
+in the order the sweeps list them, without duplicates (two targets may share a run); the
+launcher (:mod:`rfbench.engine.launch`) composes them, skips complete runs and runs the rest
+longest-first.  A step is a paper module's command line: a report that reads records, or (QMC,
+the tutorial, the theory figures) a computation that is not yet a runner job.
+"""
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from hydra.core.override_parser.overrides_parser import OverridesParser
+from hydra.errors import HydraException
+from omegaconf import OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
+from rfbench.engine.config import CONFIG_DIR, ConfigError
+
+#: Where the campaigns are, one YAML per paper.
+CAMPAIGN_DIR = Path(CONFIG_DIR) / "campaign"
+TARGET_KEYS = {"doc", "needs", "sweeps", "steps"}
+
+
+@dataclass
+class Plan:
+    """What a target runs: its jobs (override lists) and its steps, in order."""
+
+    paper: str
+    target: str
+    jobs: list[list[str]] = field(default_factory=list)
+    steps: list[list[str]] = field(default_factory=list)
+
+
+def papers() -> list[str]:
+    """The papers that have a campaign."""
+    return sorted(p.stem for p in CAMPAIGN_DIR.glob("*.yaml"))
+
+
+def targets(paper: str) -> dict[str, dict[str, Any]]:
+    """The targets of ``paper``'s campaign, resolved and checked, in file order."""
+    path = CAMPAIGN_DIR / f"{_checked(paper, papers(), 'paper')}.yaml"
+    try:
+        tree = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+    except (OmegaConfBaseException, OSError, yaml.YAMLError) as err:
+        raise ConfigError(f"campaign {path.name} cannot be read: {err}") from None
+    found = tree.get("targets") or {}
+    for name, node in found.items():
+        unknown = set(node) - TARGET_KEYS
+        if unknown:
+            raise ConfigError(f"campaign {paper}, target {name}: unknown key(s) {sorted(unknown)}; "
+                              f"a target has {sorted(TARGET_KEYS)}")
+        for need in node.get("needs", []):
+            _checked(need, list(found), f"target {paper} {name}: needs")
+    return found
+
+
+def plan(paper: str, target: str, extra: Iterable[str] = ()) -> Plan:
+    """Every job and step of ``target`` and of the targets it needs (depth first, each once).
+
+    ``extra`` overrides are appended to every job (e.g. ``experiment.results_dir=...``); a job
+    repeated by two sweeps or two targets is kept once, where it first appears.
+    """
+    found = targets(paper)
+    _checked(target, list(found), f"{paper} target")
+    result, seen_jobs, done = Plan(paper, target), set(), set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        if name in path:
+            raise ConfigError(f"campaign {paper}: targets need each other: {' -> '.join((*path, name))}")
+        if name in done:
+            return
+        node = found[name]
+        for need in node.get("needs", []):
+            visit(need, (*path, name))
+        done.add(name)
+        for sweep in node.get("sweeps", []):
+            for job in expand([*_flat(sweep), *extra]):
+                if tuple(job) not in seen_jobs:
+                    seen_jobs.add(tuple(job))
+                    result.jobs.append(job)
+        result.steps += [[str(a) for a in _flat(step)] for step in node.get("steps", [])]
+
+    visit(target, ())
+    return result
+
+
+def expand(overrides: list[str]) -> list[list[str]]:
+    """The jobs of one sweep: the cartesian product of its comma lists (Hydra's basic sweeper).
+
+    A key given twice keeps its last value (so ``extra`` overrides win over a sweep's own).
+    """
+    try:
+        parsed = OverridesParser.create().parse_overrides(overrides)
+    except HydraException as err:
+        raise ConfigError(f"campaign sweep {overrides}: {err}") from None
+    axes: dict[str, list[str]] = {}
+    for override in parsed:
+        key = override.get_key_element()
+        if override.is_sweep_override():
+            axes[key] = [f"{key}={value}" for value in override.sweep_string_iterator()]
+        else:
+            axes[key] = [f"{key}={override.get_value_element_as_str()}"]
+    jobs: list[list[str]] = [[]]
+    for values in axes.values():
+        jobs = [[*job, value] for job in jobs for value in values]
+    return jobs
+
+
+def _flat(items: Any) -> list[Any]:
+    """A sweep or step with the lists spliced in by ``${vars.x}`` flattened."""
+    if isinstance(items, (list, tuple)):
+        return [leaf for item in items for leaf in _flat(item)]
+    return [items]
+
+
+def _checked(value: str, valid: list[str], what: str) -> str:
+    if value not in valid:
+        close = difflib.get_close_matches(value, valid, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise ConfigError(f"{what} {value!r} is unknown{hint}; valid: {', '.join(valid)}")
+    return value
+
+
+def describe(paper: str) -> list[tuple[str, str]]:
+    """(target, doc) of ``paper``'s campaign, for ``make help``."""
+    return [(name, str(node.get("doc", ""))) for name, node in targets(paper).items()]

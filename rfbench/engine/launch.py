@@ -1,0 +1,167 @@
+"""Run a campaign target through Hydra's launcher: ``rfbench-campaign <paper> <target>``.
+
+The target's jobs (:func:`rfbench.engine.campaign.plan`) go to :class:`CampaignSweeper`, a Hydra
+sweeper (``hydra/sweeper=campaign``) that composes and checks every job before any work, skips
+the runs already complete, and hands the rest to the configured launcher in **one** batch,
+longest first by their recorded times: on joblib every core stays busy until the last long job
+(longest-processing-time-first list scheduling), and ``--launcher slurm`` or ``ray_cluster``
+sends the same batch to a cluster.  Then the target's steps run (its report, from the records).
+
+    rfbench-campaign li fig7                      # resume: only what is missing is computed
+    rfbench-campaign li fig7 --dry-run            # the plan: jobs, complete, to do, estimated CPU time
+    rfbench-campaign rr table1 --results /tmp/r -- experiment.trials=2
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import math
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from hydra.core.plugins import Plugins
+from hydra.plugins.launcher import Launcher
+from hydra.plugins.sweeper import Sweeper
+from hydra.types import HydraContext, TaskFunction
+from omegaconf import DictConfig, OmegaConf
+
+from rfbench.engine import campaign, records
+from rfbench.engine import config as config_
+from rfbench.engine.config import ConfigError
+from rfbench.engine.preflight import check_config
+
+log = logging.getLogger(__name__)
+
+#: Launchers ``--launcher`` accepts (``configs/hydra/launcher/`` adds slurm and ray_cluster).
+LAUNCHERS = ("joblib", "basic", "ray", "ray_cluster", "slurm")
+
+
+class CampaignSweeper(Sweeper):
+    """Hydra sweeper over one campaign target's jobs (``configs/hydra/sweeper/campaign.yaml``)."""
+
+    def __init__(self, paper: str, target: str, dry_run: bool = False, times_from: str = "results") -> None:
+        self.paper, self.target, self.dry_run, self.times_from = paper, target, dry_run, Path(times_from)
+        self.config: DictConfig | None = None
+        self.hydra_context: HydraContext | None = None
+        self.launcher: Launcher | None = None
+
+    def setup(self, *, hydra_context: HydraContext, task_function: TaskFunction, config: DictConfig) -> None:
+        self.config, self.hydra_context = config, hydra_context
+        self.launcher = Plugins.instance().instantiate_launcher(
+            hydra_context=hydra_context, task_function=task_function, config=config)
+
+    def sweep(self, arguments: list[str]) -> Any:
+        jobs = campaign.plan(self.paper, self.target, extra=arguments).jobs
+        status = pd.DataFrame([self._status(job) for job in jobs],
+                              columns=["job", "run_dir", "complete", "seconds"])
+        todo = status[~status["complete"]].sort_values("seconds", ascending=False, kind="stable")
+        log.info("campaign %s %s: %d job(s), %d complete, %d to run (recorded CPU time of those known: %s)",
+                 self.paper, self.target, len(status), int(status["complete"].sum()), len(todo),
+                 _duration(todo["seconds"][todo["seconds"] < math.inf].sum()))
+        if self.dry_run:
+            for row in todo.itertuples():
+                print(f"{_duration(row.seconds):>10}  {' '.join(row.job)}")
+            return []
+        if todo.empty:
+            return []
+        Path(self.config.hydra.sweep.dir).mkdir(parents=True, exist_ok=True)
+        OmegaConf.save(self.config, Path(self.config.hydra.sweep.dir) / "multirun.yaml")
+        results = self.launcher.launch(list(todo["job"]), initial_job_idx=0)
+        for result in results:
+            _ = result.return_value  # re-raises a job's exception
+        return [results]
+
+    def _status(self, job: list[str]) -> dict[str, Any]:
+        """A job's run directory, whether every trial is recorded, and its estimated seconds to do."""
+        composed = self.hydra_context.config_loader.load_sweep_config(self.config, job)
+        cfg = config_.to_dict(OmegaConf.masked_copy(composed, [k for k in composed if k != "hydra"]))
+        check_config(cfg)
+        run, trials = records.run_dir(cfg), cfg["experiment"]["trials"]
+        done = records.recorded(run / "trials.csv") & set(range(trials))
+        complete = len(done) == trials and not cfg["experiment"]["force"]
+        per_trial = _seconds_per_trial(run) or _seconds_per_trial(self._reference(run, cfg))
+        seconds = math.inf if per_trial is None else per_trial * (trials - len(done))
+        return {"job": job, "run_dir": run, "complete": complete, "seconds": seconds}
+
+    def _reference(self, run: Path, cfg: dict[str, Any]) -> Path:
+        """The same run in the reference tree (the committed results), whose times estimate this one's."""
+        return self.times_from / run.relative_to(Path(cfg["experiment"]["results_dir"]))
+
+
+def _seconds_per_trial(run: Path) -> float | None:
+    """Mean recorded seconds of a trial of ``run`` (the sum of its ``time_*`` columns), None if none."""
+    trials = records.read_trials(run / "trials.csv")
+    times = trials.filter(like="time_")
+    return float(times.sum(axis=1).mean()) if len(trials) and times.shape[1] else None
+
+
+def _duration(seconds: float) -> str:
+    if seconds == math.inf:
+        return "unknown"
+    minutes = seconds / 60
+    return f"{minutes / 60:.1f} h" if minutes >= 90 else f"{minutes:.1f} min"
+
+
+def run_steps(paper: str, steps: Sequence[Sequence[str]], results: Path) -> None:
+    """Each step: ``python -m rfbench.papers.<paper>.<module> <args> --results <results>``, in process."""
+    for module, *args in steps:
+        log.info("step: rfbench.papers.%s.%s %s", paper, module, " ".join(args))
+        importlib.import_module(f"rfbench.papers.{paper}.{module}").main([*args, "--results", str(results)])
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``rfbench-campaign``: run (or resume) a paper's target, then draw its report."""
+    argv = sys.argv[1:] if argv is None else argv
+    cut = argv.index("--") if "--" in argv else len(argv)  # overrides after --, for every job
+    args = _parser().parse_args(argv[:cut])
+    args.overrides = argv[cut + 1:]
+    try:
+        if args.list:
+            for paper in campaign.papers():
+                for target, doc in campaign.describe(paper):
+                    name = paper if target == paper else f"{paper}-{target.replace('_', '-')}"  # make's name
+                    print(f"{name:<24} {doc}")
+            return
+        if not (args.paper and args.target):
+            raise ConfigError("name a paper and one of its targets (rfbench-campaign --list shows them)")
+        plan = campaign.plan(args.paper, args.target)
+    except ConfigError as err:
+        _parser().exit(2, f"rfbench-campaign: error: {err}\n")
+    if plan.jobs:
+        _launch(args)
+    if not args.dry_run:
+        run_steps(args.paper, plan.steps, args.results)
+
+
+def _launch(args: argparse.Namespace) -> None:
+    """The jobs through ``rfbench -m hydra/sweeper=campaign`` (a subprocess: Hydra owns its process)."""
+    sweep_dir = f"{args.results}/{args.paper}/hydra/${{now:%Y-%m-%d_%H-%M-%S-%f}}"
+    cmd = [sys.executable, "-m", "rfbench", "-m", "hydra/sweeper=campaign", f"hydra/launcher={args.launcher}",
+           f"hydra.sweeper.paper={args.paper}", f"hydra.sweeper.target={args.target}",
+           f"hydra.sweeper.dry_run={str(args.dry_run).lower()}", f"hydra.sweep.dir={sweep_dir}",
+           f"experiment.results_dir={args.results}", *args.overrides]
+    code = subprocess.call(cmd)
+    if code:
+        sys.exit(code)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rfbench-campaign", description=__doc__,
+                                     usage="%(prog)s [options] paper target [-- override ...]",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paper", nargs="?", help="a paper with configs/campaign/<paper>.yaml")
+    parser.add_argument("target", nargs="?", help="one of its targets (--list shows them)")
+    parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (default: results)")
+    parser.add_argument("--launcher", choices=LAUNCHERS, default="joblib", help="Hydra launcher (default: joblib)")
+    parser.add_argument("--dry-run", action="store_true", help="print the jobs to run, longest first; run nothing")
+    parser.add_argument("--list", action="store_true", help="list every paper's targets with what each makes")
+    return parser
+
+
+if __name__ == "__main__":
+    main()

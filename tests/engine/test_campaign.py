@@ -1,0 +1,82 @@
+"""Campaigns as data: expansion, needs, duplicates, and every committed campaign composes."""
+import re
+
+import pytest
+from hydra import compose, initialize_config_dir
+
+from rfbench.engine import campaign
+from rfbench.engine import config as config_
+from rfbench.engine.config import CONFIG_DIR, ConfigError
+from rfbench.engine.preflight import check_config
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    """A campaign folder with one campaign, ``toy``, whose YAML the test writes."""
+    monkeypatch.setattr(campaign, "CAMPAIGN_DIR", tmp_path)
+
+    def write(text: str) -> None:
+        (tmp_path / "toy.yaml").write_text(text)
+    return write
+
+
+def test_a_sweep_expands_to_the_cartesian_product_and_a_later_key_wins():
+    jobs = campaign.expand(["a=1,2", "b=x", "c=[1,2]", "d=3,4", "b=y"])
+    assert jobs == [["a=1", "b=y", "c=[1,2]", "d=3"], ["a=1", "b=y", "c=[1,2]", "d=4"],
+                    ["a=2", "b=y", "c=[1,2]", "d=3"], ["a=2", "b=y", "c=[1,2]", "d=4"]]
+
+
+def test_needs_come_first_shared_jobs_run_once_and_vars_splice_in(toy):
+    toy("""
+vars:
+  base: [k=1, "m=2,3"]
+targets:
+  all: {needs: [a, b], steps: [[report, all]]}
+  a: {sweeps: [["${vars.base}"]], steps: [[report, a]]}
+  b: {needs: [a], sweeps: [["${vars.base}"], [k=1, m=4]], steps: [[report, b, --x, "1"]]}
+""")
+    plan = campaign.plan("toy", "all", extra=["r=z"])
+    assert plan.jobs == [["k=1", "m=2", "r=z"], ["k=1", "m=3", "r=z"], ["k=1", "m=4", "r=z"]]
+    assert plan.steps == [["report", "a"], ["report", "b", "--x", "1"], ["report", "all"]]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("targets: {a: {needs: [b]}, b: {needs: [a]}}", "targets need each other: a -> b -> a"),
+    ("targets: {a: {needs: [c]}}", "needs 'c' is unknown"),
+    ("targets: {a: {sweep: []}}", "unknown key(s) ['sweep']"),
+    ("targets: {a: {sweeps: [['k=[1']]}}", "campaign sweep ['k=[1']"),
+    ("targets: [a, {b", "cannot be read"),
+])
+def test_a_broken_campaign_is_a_config_error(toy, text, message):
+    toy(text)
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        campaign.plan("toy", "a")
+
+
+def test_an_unknown_target_or_paper_names_the_closest_and_the_valid_ones(toy):
+    toy("targets: {fig7: {}, fig10: {}}")
+    with pytest.raises(ConfigError, match=r"target 'fig6' is unknown \(did you mean fig7\?\); valid: fig7, fig10"):
+        campaign.plan("toy", "fig6")
+    with pytest.raises(ConfigError, match="paper 'tyo' is unknown"):
+        campaign.plan("tyo", "fig7")
+
+
+@pytest.mark.parametrize("paper", campaign.papers())
+def test_every_committed_sweep_composes_and_passes_the_preflight(paper):
+    """The first job of each sweep of each target: a typo in a campaign fails here, not mid-campaign."""
+    firsts = {}
+    for target, node in campaign.targets(paper).items():
+        for sweep in node.get("sweeps", []):
+            firsts.setdefault(tuple(campaign.expand(campaign._flat(sweep))[0]), target)
+        for module, *_ in node.get("steps", []):
+            __import__(f"rfbench.papers.{paper}.{module}")
+    with initialize_config_dir(CONFIG_DIR, version_base="1.3"):
+        for job in firsts:
+            check_config(config_.to_dict(compose("config", overrides=list(job))))
+
+
+def test_make_li_is_the_199_runs_of_the_paper_and_li_more_adds_the_rest():
+    """The counts the Makefile's hand-made groups had (README, Li: a clean clone finds 199 runs)."""
+    assert len(campaign.plan("li", "li").jobs) == 199
+    assert len(campaign.plan("askrff", "askrff").jobs) == 200
+    assert len(campaign.plan("rr", "rr").jobs) == 33

@@ -1,0 +1,81 @@
+"""rfbench-campaign: one launch per target, resume, and exactly-once under a kill, on joblib and Ray."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from rfbench.engine import records
+from tests.conftest import REPO
+from tests.engine.conftest import RAY_ENV
+
+pytestmark = pytest.mark.slow
+
+SMALL = ["--", "experiment.trials=3", "experiment.n_gram=200", "classifier.log2_C=[0]"]
+METRICS = ["gram_error", "test_accuracy", "C"]
+
+
+def campaign(results: Path, *args: str, env: dict | None = None, **popen) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "rfbench.engine.launch", "example", "m_sweep", "--results", str(results), *args]
+    return subprocess.Popen(cmd, cwd=REPO, env={**os.environ, **(env or {})}, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, **popen)
+
+
+def finished(proc: subprocess.Popen) -> str:
+    out, _ = proc.communicate(timeout=600)
+    assert proc.returncode == 0, out[-3000:]
+    return out
+
+
+def trials(results: Path) -> pd.DataFrame:
+    return records.collect(results / "sweep_m").set_index(["run_id", "trial"]).sort_index()
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory):
+    """The example campaign run once on joblib, uninterrupted: 4 runs x 3 trials."""
+    results = tmp_path_factory.mktemp("whole")
+    out = finished(campaign(results, *SMALL))
+    assert "4 job(s), 0 complete, 4 to run" in out
+    return results, trials(results)
+
+
+def test_a_campaign_records_every_trial_and_a_rerun_has_nothing_to_do(whole):
+    results, first = whole
+    assert len(first) == 12 and sorted(first["feature_map.m_over_d"].unique()) == [1, 2, 4, 8]
+    out = finished(campaign(results, *SMALL))
+    assert "4 job(s), 4 complete, 0 to run" in out
+    pd.testing.assert_frame_equal(trials(results), first)
+
+
+def test_a_dry_run_lists_the_jobs_longest_first_and_writes_nothing(whole, tmp_path):
+    results, first = whole
+    out = finished(campaign(results, "--dry-run", *SMALL[:1], "experiment.trials=4", *SMALL[2:]))
+    listed = [line for line in out.splitlines() if "feature_map.m_over_d=" in line]
+    assert len(listed) == 4 and "feature_map.m_over_d=8" in listed[0]  # the widest map costs most
+    pd.testing.assert_frame_equal(trials(results), first)
+
+
+def test_a_killed_campaign_resumes_with_every_trial_once_and_the_same_numbers(whole, tmp_path):
+    proc = campaign(tmp_path, *SMALL, start_new_session=True)
+    deadline = time.time() + 300
+    while not any(len(records.read_trials(p)) for p in tmp_path.rglob("trials.csv")):
+        assert proc.poll() is None and time.time() < deadline, proc.stdout.read()[-3000:]
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert len(trials(tmp_path)) < 12  # killed midway
+    finished(campaign(tmp_path, *SMALL))
+    resumed = trials(tmp_path)
+    assert not resumed.index.duplicated().any()
+    pd.testing.assert_frame_equal(resumed[METRICS], whole[1][METRICS])
+
+
+def test_the_same_campaign_on_a_ray_cluster_on_loopback_gives_the_same_numbers(whole, tmp_path, ray_head):
+    finished(campaign(tmp_path, "--launcher", "ray_cluster", *SMALL, f"hydra.launcher.ray.init.address={ray_head}",
+                      env=RAY_ENV))
+    pd.testing.assert_frame_equal(trials(tmp_path)[METRICS], whole[1][METRICS])
