@@ -276,3 +276,19 @@ def test_pair_rule_flags_an_unmarked_sd():
     marked = "90.65<!-- rec: a | | b --> ± 0.10<!-- rec: a | | c -->"
     assert all(m["left"] and m["right"] for m in PAIR.finditer(marked))
     assert not all(m["left"] and m["right"] for m in PAIR.finditer("90.27 ± 0.58"))
+
+
+def _cells(row: str) -> int:
+    """Cells of a Markdown table row: pipes outside code spans, escaped pipes not counted."""
+    return CODE_SPAN.sub("``", row).replace("\\|", "").strip().strip("|").count("|") + 1
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_relpath)
+def test_tables_are_rectangular(doc):
+    """Each table row has its header's cells, and the header is followed by its delimiter row."""
+    for table in re.findall(r"(?:^\|.*\|[ \t]*\n)+", CODE_BLOCK.sub("", doc.read_text()), re.M):
+        rows = table.strip("\n").split("\n")
+        assert len(rows) > 1 and re.fullmatch(r"\|(?:\s*:?-+:?\s*\|)+\s*", rows[1]), \
+            f"{_relpath(doc)}: table without a delimiter row: {rows[0]}"
+        widths = {_cells(r) for r in rows}
+        assert len(widths) == 1, f"{_relpath(doc)}: table rows of {sorted(widths)} cells: {rows[0]}"
