@@ -13,7 +13,7 @@ does exactly that, and is fast enough to sit in the inner loop of many trials:
 * ``solver="newton"`` solves LibLinear's L2-loss SVM problem (``-s 1``/``-s 2``) to
   optimality with :mod:`rfbench.model.newton_svc`, warm-started along the C grid, with
   folds (and then classes) in threads: at the papers' sizes about 10x LibLinear
-  per core (see README, Benchmark).
+  per core (see benchmarks/README.md, Model selection).
 """
 from __future__ import annotations
 
@@ -185,7 +185,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             ``MAX_NEWTON_FEATURES`` columns) and, if they are rank-deficient like GCWS's
             one-hot codes, solves on their row space (``newton_svc.row_space``): on
             hashed features of a few thousand columns many times faster than ``-s 1``
-            (README, Li).
+            (results/li/README.md).
         y : ndarray of shape (n_samples,)
             Class labels, at least two distinct values.
         X_test, y_test : the test set, required by ``selection="test_grid"`` (unused otherwise)

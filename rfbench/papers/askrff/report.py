@@ -48,7 +48,7 @@ METHOD_ORDER = [(k, a) for k in KERNELS for a in ("Asy", "Sym")] + [("gaussian",
 DIGITS = 3
 #: "nearly 5% improvement on letter" (Sec. 5.4) holds when the gap is within this of 5 points.
 LETTER_GAIN, LETTER_GAIN_TOLERANCE = 5.0, 1.0
-#: How our runs depart from the paper, and why (README, "Reproduction notes"); Table 1 writes them to
+#: How our runs depart from the paper, and why (results/askrff/README.md); Table 1 writes them to
 #: ``deviations.csv`` for the project report.  The runs' own ``deviations`` (cod-RNA's test set) come on top.
 PROTOCOL = [
     ("The concatenated map of Sec. 5.3 is used without its imaginary unit on the sqrt(||mu_R^-||) phi(zeta, x) "
@@ -72,7 +72,7 @@ PROTOCOL = [
     ("Table 1 compares methods at equal M, not at equal numbers of feature columns",
      "the paper's protocol, kept; at M = 2d Asy has 3-4x RBF's columns: equal_width/equal_width.md compares "
      "them at equal width"),
-    # Where Table 1 differs from the paper, and what we found (README, "Reproduction notes").
+    # Where Table 1 differs from the paper, and what we found (results/askrff/README.md).
     ("Table 1, spambase: every cell 0.4-0.8 points above the paper",
      "the partition: over dataset.split.seed=0..9 the partition means are Linear 90.27 and RBF 92.35 (paper "
      "90.26, 92.46), while partition 0, ours, gives 90.77 and 93.27"),

@@ -1,0 +1,294 @@
+"""The Markdown documentation quotes only numbers the committed records give, and links that resolve.
+
+A result number quoted in a README or paper notes carries, right after it, an HTML comment (invisible
+when rendered) saying which record gives it::
+
+    Linear 90.65<!-- rec: results/askrff/table1/table1.csv | dataset=spambase; method=linear | mean -->
+
+``rec: PATHS | FILTER | EXPR``:
+
+- ``PATHS``: one or more repository-relative glob patterns, separated by spaces, of CSV files read as
+  one table (e.g. every ``trials.csv`` of a run tree);
+- ``FILTER``: ``column=value`` (or ``column!=value``) terms separated by ``;``, all of which a row must
+  meet; values compare as numbers when both parse as numbers (``k=16`` matches ``16.0``); empty: all rows;
+- ``EXPR``: ``column`` (the one matching row's value; more or fewer rows is an error),
+  ``mean(column)``, ``sd(column)`` (sample sd), ``min(column)``, ``max(column)``, ``sum(column)``
+  or ``count`` (matching rows), optionally followed by ``* factor`` (e.g. ``* 100`` for a percentage).
+
+The quoted number agrees when it is the record rounded to the digits quoted: |quoted - record| <=
+half a unit of the quoted number's last digit. Coverage: a section whose heading begins with
+"Findings" quotes only marked decimal numbers, and a ``mean ± sd`` pair is marked on both sides
+wherever it appears, so that a result cannot be quoted by hand there. Numbers outside those sections
+are dated measurements (times, probes run outside the records) and say so where they stand.
+
+The same files are link-checked: every relative link and image resolves inside the repository (its
+``#anchor`` to a heading of the target), no link is absolute, every ``rfbench/...`` path and
+``rfbench.`` module named in code spans exists, and every ``make <target>`` is a Makefile target.
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import importlib
+import math
+import re
+import shutil
+import statistics
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The documentation checked: the top README, each paper's notes, and the other READMEs and docs.
+DOCS = sorted({ROOT / "README.md", *ROOT.glob("results/**/README.md"), *ROOT.glob("benchmarks/README.md"),
+               *ROOT.glob("datasets/README.md"), *ROOT.glob("docs/*.md")})
+
+NUMBER = r"[+\-−]?\d[\d,]*(?:\.\d+)?(?:e[+\-−]?\d+)?"
+MARKER = re.compile(r"<!--\s*rec:(?P<spec>.*?)-->", re.S)
+QUOTED = re.compile(rf"(?P<num>{NUMBER})(?:\s*%)?\s*<!--\s*rec:(?P<spec>.*?)-->", re.S)
+CODE_BLOCK = re.compile(r"^(?:```.*?^```|(?: {4}[^\n]*\n?)+)", re.S | re.M)
+CODE_SPAN = re.compile(r"`[^`\n]+`")
+AGGREGATE = re.compile(r"^(?P<fn>mean|sd|min|max|sum)\((?P<col>[^)]+)\)$")
+
+
+def _relpath(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+def _as_float(text: str) -> float | None:
+    try:
+        return float(text.replace("−", "-").replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _rows(patterns: str) -> list[dict[str, str]]:
+    """Every row of every CSV the glob patterns name (comment lines skipped)."""
+    files = sorted({f for p in patterns.split() for f in glob.glob(str(ROOT / p), recursive=True)})
+    if not files:
+        raise AssertionError(f"no record file matches {patterns!r}")
+    rows = []
+    for file in files:
+        with open(file, newline="") as fh:
+            rows += list(csv.DictReader(line for line in fh if not line.startswith("#")))
+    return rows
+
+
+def _matches(row: dict[str, str], term: str) -> bool:
+    negate = "!=" in term
+    column, value = (s.strip() for s in term.split("!=" if negate else "=", 1))
+    if column not in row:
+        raise AssertionError(f"filter {term!r}: no column {column!r}; columns: {sorted(row)}")
+    cell, a, b = row[column].strip(), _as_float(row[column].strip()), _as_float(value)
+    equal = (a == b) if a is not None and b is not None else cell == value
+    return equal != negate
+
+
+def record_value(spec: str) -> float:
+    """Evaluate one ``rec:`` marker's ``PATHS | FILTER | EXPR`` on the committed records."""
+    try:
+        patterns, filters, expr = (part.strip() for part in spec.split("|"))
+    except ValueError:
+        raise AssertionError(f"marker {spec!r} is not 'PATHS | FILTER | EXPR'") from None
+    rows = [r for r in _rows(patterns) if all(_matches(r, t) for t in filters.split(";") if t.strip())]
+    expr, _, factor = expr.partition("*")
+    scale = float(factor) if factor.strip() else 1.0
+    expr = expr.strip()
+    if expr == "count":
+        return len(rows) * scale
+    agg = AGGREGATE.match(expr)
+    column = agg["col"].strip() if agg else expr
+    values = [float(r[column]) for r in rows]
+    if not agg:
+        assert len(values) == 1, f"{spec!r} selects {len(values)} rows, not one"
+        return values[0] * scale
+    assert values, f"{spec!r} selects no row"
+    fn = {"mean": statistics.fmean, "sd": statistics.stdev, "min": min, "max": max, "sum": math.fsum}
+    return fn[agg["fn"]](values) * scale
+
+
+def half_unit(quoted: str) -> float:
+    """Half a unit of the last digit written: 90.65 -> 0.005, 1.056e-06 -> 5e-10, 69,151 -> 0.5."""
+    mantissa, _, exponent = quoted.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 0.5 * 10.0 ** (-decimals + (int(exponent.replace("−", "-")) if exponent else 0))
+
+
+def _prose(text: str) -> str:
+    """The text without code blocks and code spans (commands and names, not quoted results)."""
+    return CODE_SPAN.sub("``", CODE_BLOCK.sub("", text))
+
+
+def _quotes() -> list[tuple[str, str, str]]:
+    return [(_relpath(doc), m["num"], m["spec"]) for doc in DOCS
+            for m in QUOTED.finditer(_prose(doc.read_text()))]
+
+
+def test_every_marker_follows_a_number():
+    for doc in DOCS:
+        text = _prose(doc.read_text())
+        assert len(MARKER.findall(text)) == len(QUOTED.findall(text)), \
+            f"{_relpath(doc)}: a rec: marker does not directly follow a number"
+
+
+@pytest.mark.parametrize("doc, quoted, spec", _quotes(), ids=lambda v: v if len(v) < 40 else None)
+def test_quoted_number_is_the_record(doc, quoted, spec):
+    value = record_value(spec)
+    assert abs(_as_float(quoted) - value) <= half_unit(quoted) * (1 + 1e-9), \
+        f"{doc}: quotes {quoted}, but the record gives {value!r} ({spec.strip()})"
+
+
+def _findings_sections(text: str) -> list[str]:
+    sections, keep = [], None
+    for line in text.splitlines():
+        heading = re.match(r"^(#+)\s+(.*)", line)
+        if heading:
+            keep = [] if heading[2].startswith("Findings") else None
+            if keep is not None:
+                sections.append(keep)
+        elif keep is not None:
+            keep.append(line)
+    return ["\n".join(s) for s in sections]
+
+
+UNMARKED_DECIMAL = re.compile(r"(?<![\w.])(?P<num>[+\-−]?\d+\.\d+(?:e[+\-−]?\d+)?)(?![\d.eE])(?!\s*%?\s*<!--\s*rec:)")
+#: A section, equation or theorem number is a name, not a quoted result.
+REFERENCE = re.compile(r"\b(?:Theorems?|Sec\.|Sections?|Figs?\.|[Ee]qs?\.|Tables?|App\.)\s+\d+(?:\.\d+)*")
+PAIR = re.compile(rf"{NUMBER}(?:\s*%)?(?P<left>\s*<!--\s*rec:.*?-->)?\s*±\s*{NUMBER}"
+                  r"(?P<right>\s*%?\s*<!--\s*rec:)?", re.S)
+
+
+def test_findings_quote_only_marked_numbers():
+    for doc in DOCS:
+        for section in _findings_sections(_prose(doc.read_text())):
+            unmarked = [m["num"] for m in UNMARKED_DECIMAL.finditer(REFERENCE.sub("", section))]
+            assert not unmarked, f"{_relpath(doc)}: unmarked numbers in a Findings section: {unmarked}"
+
+
+def test_mean_sd_pairs_are_marked():
+    for doc in DOCS:
+        for m in PAIR.finditer(_prose(doc.read_text())):
+            assert m["left"] and m["right"], f"{_relpath(doc)}: unmarked '±' quote {m[0]!r}"
+
+
+# --- links and names ------------------------------------------------------------------------------
+
+LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)\)")
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    heading = re.sub(r"[`*_]|<!--.*?-->", "", heading).strip().lower()
+    return re.sub(r"[^\w\- ]", "", heading).replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    text = CODE_BLOCK.sub("", path.read_text())
+    return {_slug(h) for h in re.findall(r"^#+\s+(.*)$", text, re.M)}
+
+
+def test_slug_follows_github():
+    assert _slug("Rahimi & Recht (2007) Table 1 — `make rr-table1`") == "rahimi--recht-2007-table-1--make-rr-table1"
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_relpath)
+def test_links_resolve(doc):
+    for m in LINK.finditer(CODE_BLOCK.sub("", doc.read_text())):
+        target = m["target"]
+        if re.match(r"^(https?|mailto):", target):
+            continue
+        assert not target.startswith(("/", "file:")), f"{_relpath(doc)}: absolute link {target}"
+        path, _, anchor = target.partition("#")
+        dest = (doc.parent / path).resolve() if path else doc
+        assert dest.is_relative_to(ROOT) and dest.exists(), f"{_relpath(doc)}: broken link {target}"
+        if anchor and dest.suffix == ".md":
+            assert anchor in _anchors(dest), f"{_relpath(doc)}: no heading #{anchor} in {_relpath(dest)}"
+
+
+def _makefile_targets() -> set[str]:
+    """Every target make knows, those written through variables and patterns included (make's database)."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    database = subprocess.run(["make", "-pRrq", "-f", "Makefile", ":"], cwd=ROOT, capture_output=True,
+                              text=True).stdout
+    return set(re.findall(r"^([a-z][\w.-]*):", database, re.M))
+
+
+def _spans(doc: Path) -> list[str]:
+    text = doc.read_text()
+    return CODE_SPAN.findall(text) + CODE_BLOCK.findall(text)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_relpath)
+def test_named_paths_modules_and_targets_exist(doc):
+    targets = _makefile_targets()
+    for span in _spans(doc):
+        for path in re.findall(r"(?<![\w/.])(rfbench/[\w/.]*\w|tests/[\w/.]*\w|benchmarks/[\w/.]*\w)", span):
+            assert (ROOT / path).exists(), f"{_relpath(doc)}: names {path}, which does not exist"
+        for dotted in re.findall(r"(?<![\w/.])rfbench(?:\.\w+)+", span):
+            _resolve(dotted, doc)
+        for target in re.findall(r"\bmake ((?:[a-z][\w-]*)(?: [a-z][\w-]*)*)", span):
+            for name in target.split():
+                assert name in targets, f"{_relpath(doc)}: `make {name}` is no Makefile target"
+
+
+def _resolve(dotted: str, doc: Path) -> None:
+    """Import the longest module prefix of a dotted name and find the rest as attributes."""
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ModuleNotFoundError:
+            continue
+        for attr in parts[i:]:
+            assert hasattr(obj, attr), f"{_relpath(doc)}: names {dotted}, which does not exist"
+            obj = getattr(obj, attr)
+        return
+    raise AssertionError(f"{_relpath(doc)}: names {dotted}, which does not exist")
+
+
+# --- the checker itself ---------------------------------------------------------------------------
+
+def test_a_drifted_number_is_caught():
+    """The rule fails when a quoted number disagrees with its record, and passes when it agrees."""
+    spec = " results/askrff/table1/table1.csv | dataset=spambase; method=linear | mean "
+    value = record_value(spec)
+    assert abs(round(value, 2) - value) <= half_unit(f"{value:.2f}")
+    assert abs((round(value, 2) + 0.01) - value) > half_unit(f"{value:.2f}")
+
+
+def test_half_unit():
+    assert half_unit("90.65") == pytest.approx(0.005)
+    assert half_unit("1.056e-06") == pytest.approx(5e-10)
+    assert half_unit("69,151") == 0.5
+
+
+def test_findings_rule_flags_an_unmarked_number():
+    text = "## Findings\nLinear 90.65<!-- rec: a | | b --> and RBF 93.20 %.\n## Other\n1.5 s\n"
+    section = _findings_sections(text)[0]
+    assert [m["num"] for m in UNMARKED_DECIMAL.finditer(section)] == ["93.20"]
+
+
+def test_pair_rule_flags_an_unmarked_sd():
+    marked = "90.65<!-- rec: a | | b --> ± 0.10<!-- rec: a | | c -->"
+    assert all(m["left"] and m["right"] for m in PAIR.finditer(marked))
+    assert not all(m["left"] and m["right"] for m in PAIR.finditer("90.27 ± 0.58"))
+
+
+def _cells(row: str) -> int:
+    """Cells of a Markdown table row: pipes outside code spans, escaped pipes not counted."""
+    return CODE_SPAN.sub("``", row).replace("\\|", "").strip().strip("|").count("|") + 1
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_relpath)
+def test_tables_are_rectangular(doc):
+    """Each table row has its header's cells, and the header is followed by its delimiter row."""
+    for table in re.findall(r"(?:^\|.*\|[ \t]*\n)+", CODE_BLOCK.sub("", doc.read_text()), re.M):
+        rows = table.strip("\n").split("\n")
+        assert len(rows) > 1 and re.fullmatch(r"\|(?:\s*:?-+:?\s*\|)+\s*", rows[1]), \
+            f"{_relpath(doc)}: table without a delimiter row: {rows[0]}"
+        widths = {_cells(r) for r in rows}
+        assert len(widths) == 1, f"{_relpath(doc)}: table rows of {sorted(widths)} cells: {rows[0]}"
