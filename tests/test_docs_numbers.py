@@ -40,6 +40,8 @@ from pathlib import Path
 
 import pytest
 
+from rfbench.engine import campaign
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: The documentation checked: the top README, each paper's notes, and the other READMEs and docs.
@@ -214,7 +216,9 @@ def _makefile_targets() -> set[str]:
         pytest.skip("make is not installed")
     database = subprocess.run(["make", "-pRrq", "-f", "Makefile", ":"], cwd=ROOT, capture_output=True,
                               text=True).stdout
-    return set(re.findall(r"^([a-z][\w.-]*):", database, re.M))
+    campaigns = {paper if target == paper else f"{paper}-{target.replace('_', '-')}"  # make <paper>-<target>
+                 for paper in campaign.papers() for target in campaign.targets(paper)}
+    return set(re.findall(r"^([a-z][\w.-]*):", database, re.M)) | campaigns
 
 
 def _spans(doc: Path) -> list[str]:
