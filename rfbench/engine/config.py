@@ -89,9 +89,17 @@ def run_id(cfg: Mapping[str, Any]) -> str:
 
     Numbers are hashed as floats, so ``m_over_d=2`` and ``m_over_d=2.0`` share a run.
     """
-    flat = {k: v for k, v in flatten(_as_floats(cfg)).items() if identifies_run(k, v)}
+    flat = {k: v for k, v in flatten(_as_floats(identity(cfg))).items() if identifies_run(k, v)}
     blob = json.dumps(flat, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:12]
+
+
+def identity(cfg: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The part of a config its run id hashes: all of it for a run, the ``job`` node and the
+    experiment's seed for a job (``job=<name>``: the other groups play no part in its numbers)."""
+    if cfg.get("job"):
+        return {"job": cfg["job"], "experiment": {"seed": cfg["experiment"]["seed"]}}
+    return cfg
 
 
 def _as_floats(value: Any) -> Any:

@@ -24,7 +24,7 @@ from hydra.core.override_parser.types import Override
 from hydra.errors import ConfigCompositionException, HydraException
 from omegaconf import DictConfig
 
-from rfbench.engine import components, config
+from rfbench.engine import components, config, jobs
 
 
 def check_command_line(argv: Sequence[str], config_dir: str, config_name: str = "config") -> None:
@@ -68,6 +68,9 @@ def check_config(cfg: dict) -> None:
     config states (the runner checks again with the data's own).
     """
     config.validate(cfg)
+    if jobs.is_job(cfg):
+        jobs.function(cfg)
+        return
     data = cfg["dataset"]
     n_train = (data.get("split") or {}).get("n_train", 0)  # a split of the publisher's files states none
     if isinstance(data.get("n_features"), int) and isinstance(n_train, int):

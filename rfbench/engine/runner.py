@@ -27,7 +27,7 @@ from omegaconf import OmegaConf
 from threadpoolctl import threadpool_limits
 
 from rfbench.dataset import Dataset, load_dataset
-from rfbench.engine import atomic, components, records
+from rfbench.engine import atomic, components, jobs, records
 from rfbench.engine import config as config_
 from rfbench.engine.progress import TrialProgress, trial_progress
 from rfbench.kernel import Kernel
@@ -50,6 +50,8 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
     start = time.time()
     cfg = config_.to_dict(cfg)
     config_.validate(cfg)
+    if jobs.is_job(cfg):
+        return jobs.run(cfg)
     components.check_compatible(cfg)
     with threadpool_limits(limits=cfg["experiment"]["blas_threads"]):
         data = load_dataset(cfg["dataset"])

@@ -1,0 +1,118 @@
+"""Computations that are not a feature-map trial, as jobs of the same engine.
+
+A paper's own computation (a simulation, a curve, a learnt sequence) is a function
+
+    compute(trial: int, seed: int, **params) -> dict[str, pandas.DataFrame]
+
+named by a ``job`` config (``configs/job/<name>.yaml``, ``job._target_``).  ``rfbench job=<name>``
+runs it like a runner trial: its run id hashes ``job`` and ``experiment.seed`` only (the dataset,
+kernel, feature map and model groups play no part), each trial ``t`` gets the seed
+``SeedSequence(experiment.seed, spawn_key=(t,))``, and its frames are recorded under
+``<results_dir>/<experiment.name>/runs/<run_id>/``: every ``<key>.csv`` with a ``trial`` column,
+then the trial's row in ``trials.csv`` (its config, time and row counts) which marks it done.
+Trials are claimed, recorded atomically and resumed exactly as the runner's are
+(:mod:`rfbench.engine.records`), so campaigns launch jobs and runs alike, and reports read
+records only.
+"""
+from __future__ import annotations
+
+import inspect
+import logging
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
+
+from rfbench.engine import config as config_
+from rfbench.engine import records
+from rfbench.engine.config import ConfigError
+
+log = logging.getLogger("rfbench")
+
+#: Keys of the ``job`` node the engine reads and does not pass to the function.
+ENGINE_KEYS = ("_target_", "name")
+#: The trials.csv row's own columns; the frames' keys may not take these names.
+TRIAL_COLUMNS = ("run_id", "trial", "seed", "time_compute")
+
+
+def is_job(cfg: Mapping[str, Any]) -> bool:
+    """Whether a composed config runs a job (``job=<name>``) rather than feature-map trials."""
+    return bool(cfg.get("job"))
+
+
+def function(cfg: Mapping[str, Any]) -> Callable[..., dict[str, pd.DataFrame]]:
+    """The job's function, checked: importable, and taking the job's parameters."""
+    node, target = cfg["job"], cfg["job"].get("_target_")
+    owner = f"job={node.get('name')}"
+    module, _, name = str(target).rpartition(".")
+    try:
+        fn = getattr(__import__(module, fromlist=[name]), name)
+    except (ImportError, AttributeError, ValueError) as err:
+        raise ConfigError(f"{owner}: _target_ {target!r} cannot be imported ({err})") from None
+    accepted = set(inspect.signature(fn).parameters) - {"trial", "seed"}
+    unknown = sorted(set(params(cfg)) - accepted)
+    if unknown:
+        raise ConfigError(f"{owner}: unknown parameter(s) {unknown}; {target} takes {sorted(accepted)}")
+    return fn
+
+
+def params(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in cfg["job"].items() if k not in ENGINE_KEYS}
+
+
+def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
+    """Run (or resume) every trial of a job config; return its trials table."""
+    exp = cfg["experiment"]
+    fn = function(cfg)
+    out = records.run_dir(cfg)
+    out.mkdir(parents=True, exist_ok=True)
+    if not (out / "config.yaml").exists():
+        records.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(dict(cfg))))
+    records.repair_trials(out / "trials.csv")
+    todo = sorted(set(range(exp["trials"])) - records.recorded(out / "trials.csv"))
+    log.info("job %s (%s): %d of %d trial(s) to do in %s", out.name, cfg["job"].get("name"), len(todo),
+             exp["trials"], out)
+    for t in todo:
+        with records.claim(out, t):
+            if t not in records.recorded(out / "trials.csv"):
+                _record(cfg, fn, out, t)
+    return records.read_trials(out / "trials.csv")
+
+
+def _record(cfg: Mapping[str, Any], fn: Callable, out: Path, t: int) -> None:
+    """Compute trial ``t``, write its frames, then its trials.csv row (which marks it done)."""
+    seed = int(np.random.SeedSequence(cfg["experiment"]["seed"], spawn_key=(t,)).generate_state(1)[0])
+    start = time.perf_counter()
+    frames = fn(trial=t, seed=seed, **params(cfg))
+    elapsed = time.perf_counter() - start
+    for key, frame in frames.items():
+        if key in ("trials", "grid") or not key.isidentifier():
+            raise ValueError(f"{cfg['job']['_target_']} returned a frame named {key!r}: use another name")
+        records.record_grid(out / f"{key}.csv", frame.assign(trial=t))
+    row = {**config_.flatten(config_.identity(cfg)), "run_id": out.name, "trial": t, "seed": seed,
+           "time_compute": elapsed, **{f"rows_{key}": len(frame) for key, frame in frames.items()}}
+    records.record_trial(out / "trials.csv", row)
+    log.info("trial %d: %s in %.1f s", t, ", ".join(f"{len(f)} {k} rows" for k, f in frames.items()), elapsed)
+
+
+def read(run: Path, key: str) -> pd.DataFrame:
+    """Frame ``key`` of a job's run, its recorded trials only (rows of a trial not yet in trials.csv,
+    left by a killed writer, are not results)."""
+    done = records.recorded(run / "trials.csv")
+    frame = records.read_trials(run / f"{key}.csv")
+    if not done or frame.empty:
+        raise FileNotFoundError(f"{run} has no recorded trial of {key!r}")
+    return frame[frame["trial"].isin(done)].reset_index(drop=True)
+
+
+def run_of(overrides: list[str], results: Path) -> Path:
+    """The run directory of the config ``overrides`` compose to (e.g. ``["job=tutorial"]``), below
+    ``results``: how a report finds the records of the campaign's job without computing anything."""
+    with initialize_config_dir(config_.CONFIG_DIR, version_base="1.3"):
+        cfg = config_.to_dict(compose("config", overrides=[*overrides, f"experiment.results_dir={results}"]))
+    return records.run_dir(cfg)

@@ -1,0 +1,96 @@
+"""Jobs: a paper's own computation recorded, resumed and identified like a runner's trials."""
+import multiprocessing
+
+import numpy as np
+import pandas as pd
+import pytest
+from hydra import compose, initialize_config_dir
+
+from rfbench.engine import config, jobs, preflight, records, runner
+from rfbench.engine.config import ConfigError
+
+CALLS = []
+
+
+def toy(trial: int, seed: int, n: int, scale: float = 1.0) -> dict[str, pd.DataFrame]:
+    """n normal draws times ``scale``, and their mean: a job with a known answer per seed."""
+    CALLS.append(trial)
+    draws = np.random.default_rng(seed).standard_normal(n) * scale
+    return {"draws": pd.DataFrame({"i": range(n), "x": draws}), "mean": pd.DataFrame({"mean": [draws.mean()]})}
+
+
+def job_cfg(results, trials=3, **params) -> dict:
+    with initialize_config_dir(config.CONFIG_DIR, version_base="1.3"):
+        cfg = config.to_dict(compose("config", overrides=["job=tutorial", f"experiment.results_dir={results}",
+                                                           f"experiment.trials={trials}", "experiment.name=toy"]))
+    cfg["job"] = {"_target_": "tests.engine.test_jobs.toy", "name": "toy", "n": 5, **params}
+    return cfg
+
+
+def test_each_trial_is_recorded_once_with_its_own_seed_and_a_rerun_computes_nothing(tmp_path):
+    CALLS.clear()
+    cfg = job_cfg(tmp_path)
+    trials = runner.run(cfg)
+    assert list(trials["trial"]) == [0, 1, 2] and CALLS == [0, 1, 2]
+    run = records.run_dir(cfg)
+    draws = jobs.read(run, "draws")
+    for t in range(3):
+        seed = int(np.random.SeedSequence(0, spawn_key=(t,)).generate_state(1)[0])
+        assert trials.loc[t, "seed"] == seed
+        np.testing.assert_array_equal(draws[draws["trial"] == t]["x"], np.random.default_rng(seed).standard_normal(5))
+    assert (trials["rows_draws"] == 5).all() and trials.loc[0, "job.n"] == 5
+    runner.run(cfg)
+    cfg["experiment"]["trials"] = 4  # more trials extend the same run
+    runner.run(cfg)
+    assert CALLS == [0, 1, 2, 3] and records.run_dir(cfg) == run
+
+
+def test_the_run_id_hashes_the_job_and_the_seed_and_nothing_else(tmp_path):
+    cfg = job_cfg(tmp_path)
+    other_groups = {**cfg, "dataset": {**cfg["dataset"], "name": "letter"}, "kernel": {"name": "laplacian"}}
+    assert config.run_id(other_groups) == config.run_id(cfg)
+    assert config.run_id(job_cfg(tmp_path, scale=2.0)) != config.run_id(cfg)
+    assert config.run_id({**cfg, "experiment": {**cfg["experiment"], "seed": 1}}) != config.run_id(cfg)
+    assert config.run_id({**cfg, "experiment": {**cfg["experiment"], "trials": 9}}) == config.run_id(cfg)
+
+
+def test_rows_of_a_trial_that_was_not_marked_done_are_no_results_and_it_is_computed_again(tmp_path):
+    cfg = job_cfg(tmp_path, trials=1)
+    run = records.run_dir(cfg)
+    run.mkdir(parents=True)
+    pd.DataFrame({"i": [0], "x": [99.0], "trial": [0]}).to_csv(run / "draws.csv", index=False)  # killed writer
+    with pytest.raises(FileNotFoundError, match="no recorded trial"):
+        jobs.read(run, "draws")
+    runner.run(cfg)
+    assert len(jobs.read(run, "draws")) == 5 and 99.0 not in set(jobs.read(run, "draws")["x"])
+
+
+def _run_in_process(cfg):
+    runner.run(cfg)
+
+
+def test_two_processes_on_one_job_record_every_trial_once(tmp_path):
+    cfg = job_cfg(tmp_path, trials=6, n=200_000)
+    procs = [multiprocessing.get_context("spawn").Process(target=_run_in_process, args=(cfg,)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=300)
+        assert p.exitcode == 0
+    run = records.run_dir(cfg)
+    trials, draws = records.read_trials(run / "trials.csv"), jobs.read(run, "draws")
+    assert sorted(trials["trial"]) == list(range(6)) and len(draws) == 6 * 200_000
+    assert not draws.duplicated(["trial", "i"]).any()
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"n_points": 3}, "job=toy: unknown parameter(s) ['n_points']; tests.engine.test_jobs.toy takes ['n', 'scale']"),
+    ({"_target_": "tests.engine.test_jobs.nothing"}, "job=toy: _target_ 'tests.engine.test_jobs.nothing' cannot"),
+])
+def test_a_bad_job_config_is_refused_before_any_work(tmp_path, change, message):
+    cfg = job_cfg(tmp_path)
+    cfg["job"].update(change)
+    with pytest.raises(ConfigError) as err:
+        preflight.check_config(cfg)
+    assert message in str(err.value)
+    assert not tmp_path.joinpath("toy").exists()
