@@ -20,18 +20,19 @@ import yaml
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
-from rfbench.engine import config, records, runner
+from rfbench.engine import config, jobs, records, runner
 
 #: Columns compared bit for bit (when recorded); the Gram errors are compared to a relative tolerance.
 EXACT = ("test_accuracy", "test_relative_error", "C", "lambda", "gamma")
 CLOSE = ("gram_error", "gram_error_spectral")
 #: What tells the runs of one target apart: one run of each such group is recomputed.
-GROUP = ("experiment.name", "dataset.name", "feature_map.name", "feature_map.part", "classifier.name")
+GROUP = ("experiment.name", "dataset.name", "feature_map.name", "feature_map.part", "classifier.name", "job.name")
 
 
 def current_config(recorded: dict[str, Any]) -> dict[str, Any]:
     """A recorded config with the keys added since filled in from the current config files."""
-    choices = [f"{g}={recorded[g]['name']}" for g in ("dataset", "kernel", "feature_map", "classifier")]
+    choices = [f"{g}={recorded[g]['name']}" for g in ("dataset", "kernel", "feature_map", "classifier", "job")
+               if recorded.get(g)]
     with initialize_config_dir(config.CONFIG_DIR, version_base="1.3"):
         composed = compose("config", overrides=choices)
     composed = OmegaConf.masked_copy(composed, [k for k in composed if k != "hydra"])
@@ -47,7 +48,7 @@ def _without_targets(recorded: dict[str, Any]) -> dict[str, Any]:
 def pick_runs(root: Path) -> list[Path]:
     """One run per GROUP below ``root``: the one of smallest M (then run id)."""
     trials = records.collect(root)
-    trials = trials[trials["trial"] == 0].assign(**{c: None for c in GROUP if c not in trials})
+    trials = trials[trials["trial"] == 0].assign(**{c: None for c in (*GROUP, "M") if c not in trials})
     first = trials.sort_values(["M", "run_id"]).groupby(list(GROUP), dropna=False, sort=True).head(1)
     return [next(root.rglob(f"runs/{run_id}")) for run_id in first["run_id"]]
 
@@ -59,6 +60,8 @@ def compare(run: Path, rtol: float) -> list[dict[str, Any]]:
         raise SystemExit(f"{run}: the current code gives this config run id {config.run_id(cfg)}, "
                          f"not {run.name}; its records are orphaned")
     recorded = records.read_trials(run / "trials.csv").set_index("trial").loc[0]
+    if jobs.is_job(cfg):
+        return _compare_job(run, cfg, recorded, rtol)
     measured, _ = runner.compute_trial(cfg, 0)
     rows = []
     for key in [*EXACT, *CLOSE, *sorted(k for k in measured if k.startswith("mass_"))]:
@@ -69,6 +72,31 @@ def compare(run: Path, rtol: float) -> list[dict[str, Any]]:
                          "method": _method(recorded), "metric": key, "recorded": old, "recomputed": new,
                          "relative_difference": abs(new - old) / abs(old) if old else abs(new), "equal": same})
     return rows
+
+
+def _compare_job(run: Path, cfg: dict[str, Any], recorded: pd.Series, rtol: float) -> list[dict[str, Any]]:
+    """Recompute trial 0 of a job; one row per recorded frame: its numbers equal to ``rtol`` (NaN to NaN)."""
+    frames = jobs.function(cfg)(trial=0, seed=int(recorded["seed"]), **jobs.params(cfg))
+    rows = []
+    for key, frame in frames.items():
+        old = jobs.read(run, key).query("trial == 0").drop(columns="trial").reset_index(drop=True)
+        same, worst = _frames_equal(old, frame.reset_index(drop=True), rtol)
+        rows.append({"run": run.name, "target": cfg["experiment"]["name"], "dataset": "", "method": cfg["job"]["name"],
+                     "metric": f"{key}.csv ({len(old)} rows)", "recorded": np.nan, "recomputed": np.nan,
+                     "relative_difference": worst, "equal": same})
+    return rows
+
+
+def _frames_equal(old: pd.DataFrame, new: pd.DataFrame, rtol: float) -> tuple[bool, float]:
+    """Same columns and rows, text equal, numbers equal to ``rtol``; and the largest relative difference."""
+    if list(old.columns) != list(new.columns) or len(old) != len(new):
+        return False, np.nan
+    numeric = old.select_dtypes("number").columns
+    a, b = old[numeric].to_numpy(float), new[numeric].to_numpy(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        worst = float(np.nanmax(np.abs(b - a) / np.abs(a), initial=0.0))
+    close = bool(np.allclose(b, a, rtol=rtol, atol=0, equal_nan=True))
+    return close and old.drop(columns=numeric).equals(new.drop(columns=numeric)), worst
 
 
 def _method(row: pd.Series) -> str:
