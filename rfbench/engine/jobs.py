@@ -6,8 +6,9 @@ A paper's own computation (a simulation, a curve, a learnt sequence) is a functi
 
 named by a ``job`` config (``configs/job/<name>.yaml``, ``job._target_``).  ``rfbench job=<name>``
 runs it like a runner trial: its run id hashes ``job`` and ``experiment.seed`` only (the dataset,
-kernel, feature map and model groups play no part), each trial ``t`` gets the seed
-``SeedSequence(experiment.seed, spawn_key=(t,))``, and its frames are recorded under
+kernel, feature map and model groups play no part), each trial ``t`` is called with
+``seed=experiment.seed`` and ``trial=t`` (a job draws trial t's randomness from :func:`trial_seed`,
+as runner trials do, and what it shares across trials from ``seed``), and its frames are recorded under
 ``<results_dir>/<experiment.name>/runs/<run_id>/``: every ``<key>.csv`` with a ``trial`` column,
 then the trial's row in ``trials.csv`` (its config, time and row counts) which marks it done.
 Trials are claimed, recorded atomically and resumed exactly as the runner's are
@@ -61,6 +62,12 @@ def function(cfg: Mapping[str, Any]) -> Callable[..., dict[str, pd.DataFrame]]:
     return fn
 
 
+def trial_seed(seed: int, *key: int) -> int:
+    """An independent 32-bit seed for ``key`` (e.g. a trial number) under ``seed``: the runner's
+    derivation, ``SeedSequence(seed, spawn_key=key)``."""
+    return int(np.random.SeedSequence(seed, spawn_key=key).generate_state(1)[0])
+
+
 def params(cfg: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in cfg["job"].items() if k not in ENGINE_KEYS}
 
@@ -86,7 +93,7 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
 
 def _record(cfg: Mapping[str, Any], fn: Callable, out: Path, t: int) -> None:
     """Compute trial ``t``, write its frames, then its trials.csv row (which marks it done)."""
-    seed = int(np.random.SeedSequence(cfg["experiment"]["seed"], spawn_key=(t,)).generate_state(1)[0])
+    seed = cfg["experiment"]["seed"]
     start = time.perf_counter()
     frames = fn(trial=t, seed=seed, **params(cfg))
     elapsed = time.perf_counter() - start

@@ -15,7 +15,7 @@ CALLS = []
 def toy(trial: int, seed: int, n: int, scale: float = 1.0) -> dict[str, pd.DataFrame]:
     """n normal draws times ``scale``, and their mean: a job with a known answer per seed."""
     CALLS.append(trial)
-    draws = np.random.default_rng(seed).standard_normal(n) * scale
+    draws = np.random.default_rng(jobs.trial_seed(seed, trial)).standard_normal(n) * scale
     return {"draws": pd.DataFrame({"i": range(n), "x": draws}), "mean": pd.DataFrame({"mean": [draws.mean()]})}
 
 
@@ -34,10 +34,10 @@ def test_each_trial_is_recorded_once_with_its_own_seed_and_a_rerun_computes_noth
     assert list(trials["trial"]) == [0, 1, 2] and CALLS == [0, 1, 2]
     run = records.run_dir(cfg)
     draws = jobs.read(run, "draws")
+    assert (trials["seed"] == 0).all()  # the experiment's seed; trial t draws from SeedSequence(0, spawn_key=(t,))
     for t in range(3):
-        seed = int(np.random.SeedSequence(0, spawn_key=(t,)).generate_state(1)[0])
-        assert trials.loc[t, "seed"] == seed
-        np.testing.assert_array_equal(draws[draws["trial"] == t]["x"], np.random.default_rng(seed).standard_normal(5))
+        expected = np.random.default_rng(np.random.SeedSequence(0, spawn_key=(t,)).generate_state(1)[0])
+        np.testing.assert_array_equal(draws[draws["trial"] == t]["x"], expected.standard_normal(5))
     assert (trials["rows_draws"] == 5).all() and trials.loc[0, "job.n"] == 5
     runner.run(cfg)
     cfg["experiment"]["trials"] = 4  # more trials extend the same run

@@ -31,6 +31,7 @@ from sklearn.decomposition import PCA
 
 from rfbench.dataset.loader import load_dataset
 from rfbench.engine import config, records
+from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.kernel import make_kernel
 from rfbench.metrics import approximate_gram, relative_error, spectral_norm
@@ -119,11 +120,6 @@ def bind_inputs(folder: Path, out: Path, datasets: Mapping[str, str], **inputs) 
                       if key != "deviations" and config.identifies_run(f"dataset.{key}", value)}
                for name, config_name in datasets.items()}
     records.bind_inputs(folder, {"datasets": configs, **inputs}, *(out / "sigma" / f"{name}.csv" for name in datasets))
-
-
-def trial_seed(seed: int, *key: int) -> int:
-    """An independent 32-bit seed for ``key`` (e.g. a trial number) under the campaign's ``seed``."""
-    return int(np.random.SeedSequence(seed, spawn_key=key).generate_state(1)[0])
 
 
 def gram_rows(setting: GramSetting, seed: int = 0, mirror: str | None = None

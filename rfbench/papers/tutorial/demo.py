@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 from scipy import integrate, stats
 
+from rfbench.engine import jobs
+
 #: Differences D at which the estimated kernel is drawn, for these K (one draw of w).
 CURVE_D = np.linspace(-5.0, 5.0, 401)
 CURVE_K = (10, 100, 1000)
@@ -26,7 +28,7 @@ def compute(trial: int, seed: int, x: float, y: float, k_max: int, reps: int) ->
     Returns ``errors`` (one row per K: mean and single-run estimate, RMS errors against the stated
     target and the actual limit, with their theoretical values) and ``curves`` (D, K, estimate).
     """
-    w = np.random.default_rng(seed).standard_normal((reps, k_max))
+    w = np.random.default_rng(jobs.trial_seed(seed, trial)).standard_normal((reps, k_max))
     errors = error_table(running_estimates(w, x, y), x - y).round(8)
     curves = pd.concat([pd.DataFrame({"D": CURVE_D, "K": K, "estimate": running_estimates(w[0, :K], CURVE_D[:, None],
                                                                                           0.0)[:, -1]})

@@ -35,7 +35,7 @@ def render(results: Path) -> Path:
     table, curves = jobs.read(run, "errors").drop(columns="trial"), jobs.read(run, "curves")
     trial = records.read_trials(run / "trials.csv").iloc[0]
     setup = {k: trial[f"job.{k}"] for k in ("x", "y", "reps", "k_max")}
-    setup["seed"] = f"experiment.seed {trial['experiment.seed']}, trial seed {trial['seed']}"
+    setup["seed"] = f"experiment.seed {trial['seed']}"
     _figure(table, curves, setup, out / "tutorial.png")
     records.write_csv(out / "tutorial.csv", table)
     records.write_atomic(out / "tutorial.md", _markdown(table, setup))
