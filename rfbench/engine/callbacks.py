@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
+import logging
 import shutil
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,9 @@ from omegaconf import DictConfig, OmegaConf
 
 from rfbench.engine import config as config_
 from rfbench.engine import records
+from rfbench.engine.launch import progress_line
+
+log = logging.getLogger("rfbench")
 
 #: File in a Hydra job directory recording the job's overrides and run directory.
 JOB_RECORD = "rfbench_job.json"
@@ -51,6 +55,15 @@ class RfbenchCallback(Callback):
                       "overrides": list(job_return.overrides),
                       "run_dir": str(records.run_dir(config_.to_dict(job_return.cfg)))}
             records.write_atomic(Path(config.hydra.runtime.output_dir) / JOB_RECORD, json.dumps(record))
+            self._campaign_progress(Path(config.hydra.sweep.dir))
+
+    @staticmethod
+    def _campaign_progress(sweep_dir: Path) -> None:
+        """Within a campaign (rfbench-campaign), one line per finished job: done/total, elapsed, ETA."""
+        done = [json.loads(p.read_text())["overrides"] for p in sweep_dir.glob(f"*/{JOB_RECORD}")]
+        line = progress_line(sweep_dir, done)
+        if line:
+            log.info(line)
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
         self._completed = True

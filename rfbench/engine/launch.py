@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import logging
 import math
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,8 @@ from rfbench.engine.preflight import check_config
 
 log = logging.getLogger(__name__)
 
+#: The campaign's plan in its sweep folder (jobs and their estimated seconds), for the progress lines.
+PLAN = "campaign.json"
 #: Launchers ``--launcher`` accepts (``configs/hydra/launcher/`` adds slurm and ray_cluster).
 LAUNCHERS = ("joblib", "basic", "ray", "ray_cluster", "slurm")
 
@@ -60,17 +64,23 @@ class CampaignSweeper(Sweeper):
         status = pd.DataFrame([self._status(job) for job in jobs],
                               columns=["job", "run_dir", "complete", "seconds"])
         todo = status[~status["complete"]].sort_values("seconds", ascending=False, kind="stable")
-        log.info("campaign %s %s: %d job(s), %d complete, %d to run (recorded CPU time of those known: %s)",
-                 self.paper, self.target, len(status), int(status["complete"].sum()), len(todo),
-                 _duration(todo["seconds"][todo["seconds"] < math.inf].sum()))
+        known = todo["seconds"][todo["seconds"] < math.inf]
+        log.info("campaign %s %s: %d job(s), %d complete, %d to run (%d with recorded times: %s of CPU)",
+                 self.paper, self.target, len(status), int(status["complete"].sum()), len(todo), len(known),
+                 _duration(known.sum()))
         if self.dry_run:
             for row in todo.itertuples():
                 print(f"{_duration(row.seconds):>10}  {' '.join(row.job)}")
             return []
         if todo.empty:
             return []
-        Path(self.config.hydra.sweep.dir).mkdir(parents=True, exist_ok=True)
-        OmegaConf.save(self.config, Path(self.config.hydra.sweep.dir) / "multirun.yaml")
+        sweep_dir = Path(self.config.hydra.sweep.dir)
+        sweep_dir.mkdir(parents=True, exist_ok=True)
+        OmegaConf.save(self.config, sweep_dir / "multirun.yaml")
+        plan = {"campaign": f"{self.paper} {self.target}", "start": time.time(),
+                "jobs": [{"overrides": row.job, "seconds": None if row.seconds == math.inf else row.seconds}
+                         for row in todo.itertuples()]}
+        records.write_atomic(sweep_dir / PLAN, json.dumps(plan))
         results = self.launcher.launch(list(todo["job"]), initial_job_idx=0)
         for result in results:
             _ = result.return_value  # re-raises a job's exception
@@ -91,6 +101,30 @@ class CampaignSweeper(Sweeper):
     def _reference(self, run: Path, cfg: dict[str, Any]) -> Path:
         """The same run in the reference tree (the committed results), whose times estimate this one's."""
         return self.times_from / run.relative_to(Path(cfg["experiment"]["results_dir"]))
+
+
+def progress_line(sweep_dir: Path, done: list[list[str]]) -> str | None:
+    """'campaign li fig7: 12/45 jobs, 40:00 elapsed, ETA 1:10:00' for a campaign's sweep folder
+    (None for another sweep); the ETA weighs the jobs by their recorded times where known."""
+    try:
+        plan = json.loads((sweep_dir / PLAN).read_text())
+    except FileNotFoundError:
+        return None
+    finished = {tuple(job) for job in done}
+    known = [job["seconds"] for job in plan["jobs"] if job["seconds"] is not None]
+    fill = sum(known) / len(known) if known else 1.0  # a job of unknown cost counts as an average one
+    weight = {tuple(job["overrides"]): job["seconds"] or fill for job in plan["jobs"]}
+    done_weight = sum(w for job, w in weight.items() if job in finished)
+    elapsed = time.time() - plan["start"]
+    left = elapsed * (sum(weight.values()) - done_weight) / done_weight if done_weight else math.inf
+    eta = "unknown" if left == math.inf else _clock(left)
+    return (f"campaign {plan['campaign']}: {len(finished)}/{len(plan['jobs'])} jobs, {_clock(elapsed)} elapsed, "
+            f"ETA {eta}")
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
 
 
 def _seconds_per_trial(run: Path) -> float | None:

@@ -1,10 +1,11 @@
 """Campaigns as data: expansion, needs, duplicates, and every committed campaign composes."""
+import json
 import re
 
 import pytest
 from hydra import compose, initialize_config_dir
 
-from rfbench.engine import campaign
+from rfbench.engine import campaign, launch
 from rfbench.engine import config as config_
 from rfbench.engine.config import CONFIG_DIR, ConfigError
 from rfbench.engine.preflight import check_config
@@ -80,3 +81,15 @@ def test_make_li_is_the_199_runs_of_the_paper_and_li_more_adds_the_rest():
     assert len(campaign.plan("li", "li").jobs) == 199
     assert len(campaign.plan("askrff", "askrff").jobs) == 200
     assert len(campaign.plan("rr", "rr").jobs) == 33
+
+
+def test_the_progress_line_weighs_jobs_by_their_recorded_times(tmp_path, monkeypatch):
+    plan = {"campaign": "li fig7", "start": 1000.0, "jobs": [{"overrides": ["a=1"], "seconds": 300.0},
+                                                            {"overrides": ["a=2"], "seconds": 100.0},
+                                                            {"overrides": ["a=3"], "seconds": None}]}
+    (tmp_path / launch.PLAN).write_text(json.dumps(plan))
+    monkeypatch.setattr(launch.time, "time", lambda: 1000.0 + 600)
+    # done 300 of 300 + 100 + 200 (the unknown job counts as the mean of the known) in 600 s: 300 s left
+    assert launch.progress_line(tmp_path, [["a=1"]]) == "campaign li fig7: 1/3 jobs, 0:10:00 elapsed, ETA 0:05:00"
+    assert launch.progress_line(tmp_path, []).endswith("ETA unknown")
+    assert launch.progress_line(tmp_path / "other", [["a=1"]]) is None
