@@ -89,7 +89,7 @@ def test_the_progress_line_weighs_jobs_by_their_recorded_times(tmp_path, monkeyp
                                                             {"overrides": ["a=3"], "seconds": None}]}
     (tmp_path / launch.PLAN).write_text(json.dumps(plan))
     monkeypatch.setattr(launch.time, "time", lambda: 1000.0 + 600)
-    # done 300 of 300 + 100 + 200 (the unknown job counts as the mean of the known) in 600 s: 300 s left
-    assert launch.progress_line(tmp_path, [["a=1"]]) == "campaign li fig7: 1/3 jobs, 0:10:00 elapsed, ETA 0:05:00"
+    # 300 of 300 + 100 + 200 s done (the unknown job counts as the known mean) in 600 s: 600 s left
+    assert launch.progress_line(tmp_path, [["a=1"]]) == "campaign li fig7: 1/3 jobs, 0:10:00 elapsed, ETA 0:10:00"
     assert launch.progress_line(tmp_path, []).endswith("ETA unknown")
     assert launch.progress_line(tmp_path / "other", [["a=1"]]) is None
