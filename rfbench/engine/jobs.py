@@ -111,10 +111,10 @@ def read(run: Path, key: str) -> pd.DataFrame:
     """Frame ``key`` of a job's run, its recorded trials only (rows of a trial not yet in trials.csv,
     left by a killed writer, are not results)."""
     done = records.recorded(run / "trials.csv")
-    frame = records.read_trials(run / f"{key}.csv")
-    if not done or frame.empty:
+    if not done or not (run / f"{key}.csv").exists():
         raise FileNotFoundError(f"{run} has no recorded trial of {key!r}")
-    return frame[frame["trial"].isin(done)].reset_index(drop=True)
+    frame = records.read_trials(run / f"{key}.csv")
+    return frame[frame["trial"].isin(done)].reset_index(drop=True) if len(frame) else frame
 
 
 def run_of(overrides: list[str], results: Path) -> Path:

@@ -65,7 +65,7 @@ class CampaignSweeper(Sweeper):
                               columns=["job", "run_dir", "complete", "seconds"])
         todo = status[~status["complete"]].sort_values("seconds", ascending=False, kind="stable")
         known = todo["seconds"][todo["seconds"] < math.inf]
-        log.info("campaign %s %s: %d job(s), %d complete, %d to run (%d with recorded times: %s of CPU)",
+        log.info("campaign %s %s: %d job(s), %d complete, %d to run (%d with recorded trial times, %s in all)",
                  self.paper, self.target, len(status), int(status["complete"].sum()), len(todo), len(known),
                  _duration(known.sum()))
         if self.dry_run:

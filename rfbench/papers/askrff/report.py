@@ -1,7 +1,7 @@
 """AsK-RFF (He et al. 2022) Figures 1-3 and Table 1, next to the published values.
 
-Figures 2-3 and Table 1 are sweeps of the ordinary runner (see the ``askrff-*``
-targets of the Makefile); this module turns their ``trials.csv`` files into the
+Figures 2-3 and Table 1 are sweeps of the ordinary runner (the targets of
+``configs/campaign/askrff.yaml``); this module turns their ``trials.csv`` files into the
 paper's layout, with a verdict per Table 1 cell and per claim the paper makes about
 its figures (published values and claims: ``rfbench/papers/askrff/published.csv``).
 Table 1 and Figure 3 read one tree of runs, ``askrff/accuracy``: Table 1's Asy cells

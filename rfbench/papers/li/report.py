@@ -1,5 +1,6 @@
 """Li (KDD 2017), "Linearized GMM kernels and normalized random Fourier features": Figures 1-4
-(theory, :mod:`rfbench.papers.li.theory`), Tables 1-3 (exact kernel SVMs, ``tables``), and
+(simulation jobs :mod:`rfbench.papers.li.theory`, drawn by :mod:`rfbench.papers.li.theory_figures`),
+Tables 1-3 (exact kernel SVMs, ``tables``), and
 Figures 6, 7 and 10 (accuracy against C, :mod:`rfbench.papers.li.curves`).
 
     python -m rfbench.papers.li.report {fig1,fig2,fig3,fig4,tables,fig6,fig7,fig10} [--results results]
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from rfbench.papers.li import curves as li_curves
 from rfbench.papers.li import tables as li_tables
-from rfbench.papers.li import theory as li_theory
+from rfbench.papers.li import theory_figures
 from rfbench.report import published
 
 PAPER = "li"
@@ -30,10 +31,9 @@ HASHING = {"fig7": ("letter_li", "Li Fig. 7, Letter: LibLinear on GCWS (solid) a
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m rfbench.papers.li.report", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("target", choices=[*li_theory.FIGURES, "tables", "fig6", *HASHING])
+    parser.add_argument("target", choices=[*theory_figures.FIGURES, "tables", "fig6", *HASHING])
     parser.add_argument("--results", type=Path, default=Path("results"),
                         help="results tree; the target writes <results>/li/<target>")
-    parser.add_argument("--seed", type=int, default=0, help="figures: seed of the simulations")
     args = parser.parse_args(argv)
     out = args.results / PAPER / args.target
     try:
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
                               linear["value"].iloc[0] if len(linear) else None, paper_ks,
                               float(gamma) if gamma != "-" else None)
         else:
-            li_theory.FIGURES[args.target](out, seed=args.seed)
+            theory_figures.FIGURES[args.target](out, args.results)
     except (FileNotFoundError, ValueError) as err:
         parser.exit(2, f"{parser.prog}: error: {err}\n")
     print(f"wrote {out}/")

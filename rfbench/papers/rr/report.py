@@ -65,7 +65,7 @@ ROW_DEVIATIONS = {
 #: Protocol choices the paper does not state, common to every row.
 PROTOCOL = (
     "Bandwidths: the paper states none; each cell's kernel.sigma is the one with the lowest mean CV error "
-    "over a small grid (the sweep's values, see the Makefile's RR_SIGMA_*), chosen on training data only; "
+    "over a small grid (the sweep's values, configs/campaign/rr.yaml), chosen on training data only; "
     "a choice at the edge of its grid is marked. Binning grids stop at the smallest sigma whose occupied "
     "bins stay under the eigen solver's 8,192 columns (classifier.solver=eigen; LSQR on the wider "
     "features was too slow for this machine), so a binning choice at that edge may miss CV's optimum.",

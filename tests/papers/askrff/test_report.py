@@ -135,16 +135,16 @@ def test_fig2_and_fig3_summaries_from_runner_tables(tmp_path):
 
 @pytest.mark.slow
 def test_make_askrff_table1_then_fig3_share_their_runs(tmp_path):
-    """The real make targets on spambase with 1 trial and a one-value C grid: Table 1 (all
-    8 methods), then Figure 3 at M = 2d, whose Asy and Linear runs Table 1 already made."""
+    """The real campaign targets on spambase with 1 trial and a one-value C grid: Table 1 (all
+    8 methods), then Figure 3, whose Asy runs at M = 2d and Linear runs Table 1 already made."""
     import subprocess
 
     from tests.conftest import REPO
 
-    def make(target: str, *variables: str) -> str:
+    def make(target: str) -> str:
         proc = subprocess.run(
-            ["make", "--no-print-directory", target, "ASKRFF_DATASETS=spambase", f"RESULTS={tmp_path}",
-             "ARGS=experiment.trials=1 experiment.n_gram=100 classifier.log2_C=[0]", *variables],
+            ["make", "--no-print-directory", target, f"RESULTS={tmp_path}",
+             "ARGS=dataset=spambase experiment.trials=1 experiment.n_gram=100 classifier.log2_C=[0]"],
             cwd=REPO, capture_output=True, text=True, timeout=900)
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         return proc.stdout + proc.stderr
@@ -155,9 +155,10 @@ def test_make_askrff_table1_then_fig3_share_their_runs(tmp_path):
     assert len(spam) == 8 and spam["mean"].notna().all() and (spam["n"] == 1).all()
     assert spam["mean"].between(80, 100).all()
 
-    log = make("askrff-fig3", "ASKRFF_FIG3_M=2")
-    assert log.count("0 trial(s) to do") == 4 and "1 trial(s) to do" not in log  # 3 kernels + Linear
-    fig3 = pd.read_csv(tmp_path / "askrff" / "fig3" / "fig3.csv").set_index("kernel.name")
+    log = make("askrff-fig3")  # 3 kernels at M/d = 1, 2, 4 and Linear: those at 2 and Linear are Table 1's
+    assert "campaign askrff fig3: 10 job(s), 4 complete, 6 to run" in log
+    fig3 = pd.read_csv(tmp_path / "askrff" / "fig3" / "fig3.csv")
+    fig3 = fig3[(fig3["dataset.name"] == "spambase") & (fig3["m_over_d"] == 2)].set_index("kernel.name")
     asy = spam[spam["approximation"] == "Asy"].set_index("method")
     for kernel in askrff.KERNELS:
         assert 100 * fig3.loc[kernel, "test_accuracy_mean"] == pytest.approx(asy.loc[kernel, "mean"])
