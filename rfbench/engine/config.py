@@ -96,9 +96,11 @@ def run_id(cfg: Mapping[str, Any]) -> str:
 
 def identity(cfg: Mapping[str, Any]) -> Mapping[str, Any]:
     """The part of a config its run id hashes: all of it for a run, the ``job`` node and the
-    experiment's seed for a job (``job=<name>``: the other groups play no part in its numbers)."""
+    experiment's seed for a job (``job=<name>``: the other groups play no part in its numbers),
+    and the ``dataset`` node for a job that reads it (``job.data: true``)."""
     if cfg.get("job"):
-        return {"job": cfg["job"], "experiment": {"seed": cfg["experiment"]["seed"]}}
+        uses_data = {"dataset": cfg["dataset"]} if cfg["job"].get("data") else {}
+        return {"job": cfg["job"], **uses_data, "experiment": {"seed": cfg["experiment"]["seed"]}}
     return cfg
 
 

@@ -4,7 +4,8 @@ A paper's own computation (a simulation, a curve, a learnt sequence) is a functi
 
     compute(trial: int, seed: int, **params) -> dict[str, pandas.DataFrame]
 
-named by a ``job`` config (``configs/job/<name>.yaml``, ``job._target_``).  ``rfbench job=<name>``
+named by a ``job`` config (``configs/job/<name>.yaml``, ``job._target_``; ``job.data: true`` passes the
+composed ``dataset`` node as ``data``).  ``rfbench job=<name>``
 runs it like a runner trial: its run id hashes ``job`` and ``experiment.seed`` only (the dataset,
 kernel, feature map and model groups play no part), each trial ``t`` is called with
 ``seed=experiment.seed`` and ``trial=t`` (a job draws trial t's randomness from :func:`trial_seed`,
@@ -35,8 +36,9 @@ from rfbench.engine.config import ConfigError
 
 log = logging.getLogger("rfbench")
 
-#: Keys of the ``job`` node the engine reads and does not pass to the function.
-ENGINE_KEYS = ("_target_", "name")
+#: Keys of the ``job`` node the engine reads and does not pass to the function as they are
+#: (``data: true``: the function gets the composed ``dataset`` node as ``data``, and it is in the run id).
+ENGINE_KEYS = ("_target_", "name", "data")
 #: The trials.csv row's own columns; the frames' keys may not take these names.
 TRIAL_COLUMNS = ("run_id", "trial", "seed", "time_compute")
 
@@ -69,7 +71,9 @@ def trial_seed(seed: int, *key: int) -> int:
 
 
 def params(cfg: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in cfg["job"].items() if k not in ENGINE_KEYS}
+    """The keyword arguments of the job's function: its parameters, and ``data`` if it reads the dataset."""
+    data = {"data": cfg["dataset"]} if cfg["job"].get("data") else {}
+    return {**{k: v for k, v in cfg["job"].items() if k not in ENGINE_KEYS}, **data}
 
 
 def run(cfg: Mapping[str, Any]) -> pd.DataFrame:

@@ -1,26 +1,26 @@
 """QMC feature maps (Avron, Sindhwani, Yang, Mahoney 2016): Figures 2-3 and Table 1, with verdicts.
 
-The curves of Section 6.1 are computed here with the components directly (not through the
-runner): per dataset, sequence and trial, one pass over the frequencies of a map of
-``max(sizes)`` points gives the relative Gram error of every prefix s (the sequences are
-extensible), in the Frobenius and the spectral norm. Each (dataset, sequence, scramble,
-trial) is one CSV under ``<results>/qmc/gram/``, written atomically with its seed, so an
-interrupted target resumes where it stopped. Deterministic sequences (scrambled Halton, every
-unscrambled one) have one trial: their error does not vary.
+The curves of Section 6.1 are jobs of the engine (:mod:`rfbench.papers.qmc.gram`, ``rfbench
+job=qmc_gram dataset=<config>``, recorded under ``<results>/qmc/gram/runs/``); Figures 2-3 are drawn
+here from their records.  Table 1 is still computed here with the components directly (not yet a
+job): each (dataset, sequence, trial) is one CSV under ``<results>/qmc/table1/``, written
+atomically with its seed, so an interrupted target resumes where it stopped.
 
 sigma (and lambda for Table 1) is chosen once per dataset by 5-fold CV of ridge on Monte
 Carlo features and then held for every sequence (Sec. 6.1: "we performed 5-fold
 cross-validation when using random Fourier features (MC sequence) to set the bandwidth");
-the choice is recorded in ``<results>/qmc/sigma/<dataset>.csv`` and reused.
+the choice is recorded in ``<results>/qmc/sigma/<dataset>.csv`` and reused (the gram jobs record
+theirs with their curves).
 
     python -m rfbench.papers.qmc.report {fig2,fig3,table1} [--results results] [--datasets ...] [--trials N]
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -30,10 +30,9 @@ from omegaconf import OmegaConf
 from sklearn.decomposition import PCA
 
 from rfbench.dataset.loader import load_dataset
-from rfbench.engine import config, records
+from rfbench.engine import config, jobs, records
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
-from rfbench.kernel import make_kernel
 from rfbench.metrics import approximate_gram, relative_error, spectral_norm
 from rfbench.model.ridge import ridge_cv
 from rfbench.papers.qmc import figures as qmc_figures
@@ -122,11 +121,11 @@ def bind_inputs(folder: Path, out: Path, datasets: Mapping[str, str], **inputs) 
     records.bind_inputs(folder, {"datasets": configs, **inputs}, *(out / "sigma" / f"{name}.csv" for name in datasets))
 
 
-def gram_rows(setting: GramSetting, seed: int = 0, mirror: str | None = None
+def gram_rows(setting: GramSetting, seed: int = 0, mirror: str | None = None, data: dict | None = None
               ) -> tuple[np.ndarray, np.ndarray, str]:
     """The rows whose Gram matrix Figures 2-3 approximate (subset, then PCA, as ``setting`` says),
-    their targets and the dataset's task."""
-    data = load(setting.config, mirror)
+    their targets and the dataset's task; ``data`` is the dataset's config if composed already."""
+    data = load_dataset(data, mirror=mirror) if data is not None else load(setting.config, mirror)
     X, y = data.X_train, data.y_train
     if setting.n is not None and setting.n < len(X):
         rows = np.sort(np.random.default_rng(seed).choice(len(X), setting.n, replace=False))
@@ -202,49 +201,6 @@ def prefix_errors(K: np.ndarray, fmap: QMCFourierFeatures, X: np.ndarray,
     return rows
 
 
-def gram_trial(path: Path, K: np.ndarray, X: np.ndarray, sigma: float, sequence: str, scramble: bool,
-               seed: int, sizes: Sequence[int]) -> None:
-    """One trial's errors at every s, written atomically to ``path`` (skipped if it exists)."""
-    if path.exists():
-        return
-    start = time.perf_counter()
-    fmap = QMCFourierFeatures(n_components=max(sizes), sigma=sigma, sequence=sequence, scramble=scramble,
-                              dtype="float64", random_state=seed).fit(X)
-    rows = pd.DataFrame(prefix_errors(K, fmap, X, sizes))
-    records.write_csv(path, rows.assign(sequence=sequence, scramble=scramble, seed=seed, sigma=sigma,
-                                        n=len(X), d=X.shape[1], time=time.perf_counter() - start))
-
-
-def gram_campaign(out: Path, names: Sequence[str], *, trials: int, seed: int = 0,
-                  sizes: Sequence[int] = GRAM_SIZES, mirror: str | None = None) -> pd.DataFrame:
-    """Every trial of Figures 2-3 on datasets ``names`` (keys of ``GRAM_DATASETS``); resumable."""
-    for name in names:
-        setting = GRAM_DATASETS[name]
-        bind_inputs(out / "gram" / name, out, {name: setting.config}, setting=asdict(setting), seed=seed,
-                    sizes=list(sizes))
-        todo = [job for job in gram_jobs(out / "gram" / name, trials) if not job[0].exists()]
-        if not todo:
-            continue
-        X, y, task = gram_rows(setting, seed, mirror)
-        sigma = chosen_sigma(out, name, X, y, task, seed)["sigma"]
-        K = make_kernel("gaussian", X.shape[1], sigma=sigma)(X)
-        for path, sequence, scramble, t in todo:
-            gram_trial(path, K, X, sigma, sequence, scramble, trial_seed(seed, t), sizes)
-            _progress(f"{name} {path.parent.name} trial {t}")
-    return collect_gram(out)
-
-
-def gram_jobs(folder: Path, trials: int) -> list[tuple[Path, str, bool, int]]:
-    """(trial file, sequence, scramble, trial) of one dataset; deterministic sequences have one trial."""
-    jobs = []
-    for sequence, scramble in [(s, True) for s in SEQUENCES] + [(s, False) for s in SCRAMBLED]:
-        deterministic = not scramble or sequence == "halton"
-        tag = "scrambled" if scramble else "plain"
-        jobs += [(folder / f"{sequence}-{tag}" / f"trial{t}.csv", sequence, scramble, t)
-                 for t in range(1 if deterministic else trials)]
-    return jobs
-
-
 def _progress(message: str) -> None:
     print(f"[qmc] {time.strftime('%H:%M:%S')} {message}", flush=True)
 
@@ -260,8 +216,16 @@ def collect_trials(folder: Path, column: str, target: str) -> pd.DataFrame:
 
 
 def collect_gram(out: Path) -> pd.DataFrame:
-    """Every recorded trial of Figures 2-3: one row per (dataset, sequence, scramble, trial, s)."""
-    return collect_trials(out / "gram", "dataset", "qmc-fig2")
+    """Every recorded trial of Figures 2-3 (the ``qmc_gram`` jobs' records under ``<out>/gram/runs``):
+    one row per (dataset, sequence, scramble, trial, s)."""
+    frames = []
+    for name, setting in GRAM_DATASETS.items():
+        run = jobs.run_of(["job=qmc_gram", f"dataset={setting.config}"], out.parent)
+        with contextlib.suppress(FileNotFoundError):
+            frames.append(jobs.read(run, "errors").assign(dataset=name))
+    if not frames:
+        raise ValueError(f"no trials under {out / 'gram'}; run `make qmc-fig2` first")
+    return pd.concat(frames, ignore_index=True)
 
 
 
@@ -636,25 +600,24 @@ def run_report(parser: argparse.ArgumentParser, build: Callable[[], object], wri
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m rfbench.papers.qmc.report", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("target", choices=["gram", "fig2", "fig3", "table1"],
-                        help="gram: compute (resume) the trials of Figures 2-3; fig2, fig3: their reports; "
+    parser.add_argument("target", choices=["fig2", "fig3", "table1"],
+                        help="fig2, fig3: the reports of the qmc_gram jobs' records; "
                              "table1: compute (resume) and report Table 1")
     parser.add_argument("--results", type=Path, default=Path("results"),
                         help="results tree; everything goes to <results>/qmc")
     parser.add_argument("--datasets", nargs="+", default=None,
-                        help=f"gram: datasets among {list(GRAM_DATASETS)}; table1: among {list(TABLE1_SIZES)} "
+                        help=f"table1: datasets among {list(TABLE1_SIZES)} "
                              "(default: all of them)")
     parser.add_argument("--trials", type=int, default=10, help="trials per randomized sequence")
     args = parser.parse_args(argv)
     out = args.results / PAPER
-    valid = list(TABLE1_SIZES if args.target == "table1" else GRAM_DATASETS)
+    valid = list(TABLE1_SIZES)
     args.datasets = args.datasets or valid
     unknown = [name for name in args.datasets if name not in valid]
     if unknown or args.trials < 1:
         parser.error(f"--datasets {unknown} unknown; choose among {valid}" if unknown
                      else f"--trials must be >= 1, got {args.trials}")
-    targets = {"gram": partial(gram_campaign, out, args.datasets, trials=args.trials),
-               "fig2": partial(fig2, out), "fig3": partial(fig3, out),
+    targets = {"fig2": partial(fig2, out), "fig3": partial(fig3, out),
                "table1": partial(table1, out, args.datasets, trials=args.trials)}
     try:
         targets[args.target]()

@@ -7,6 +7,7 @@ import pytest
 from scipy.spatial.distance import pdist
 
 from rfbench.dataset.loader import Dataset
+from rfbench.engine import jobs
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.kernel import make_kernel
 from rfbench.papers.qmc import report as qmc
@@ -30,26 +31,6 @@ def test_prefix_errors_match_separate_maps_of_each_size(data):
         assert row["s"] == s
         assert row["fro"] == pytest.approx(np.linalg.norm(residual) / np.linalg.norm(K), rel=1e-10)
         assert row["spectral"] == pytest.approx(np.linalg.norm(residual, 2) / np.linalg.norm(K, 2), rel=1e-8)
-
-
-def test_gram_trial_records_its_seed_and_is_not_recomputed(tmp_path, data):
-    K = make_kernel("gaussian", 3, sigma=1.0)(data)
-    path = tmp_path / "gram" / "toy" / "mc-scrambled" / "trial0.csv"
-    qmc.gram_trial(path, K, data, 1.0, "mc", True, 11, [4, 8])
-    first = pd.read_csv(path)
-    assert list(first["s"]) == [4, 8] and set(first["seed"]) == {11}
-    path.write_text(path.read_text().replace("mc", "sentinel"))
-    qmc.gram_trial(path, K, data, 1.0, "mc", True, 11, [4, 8])  # exists: left alone (resume)
-    assert "sentinel" in path.read_text()
-
-
-def test_gram_jobs_give_deterministic_sequences_one_trial(tmp_path):
-    jobs = qmc.gram_jobs(tmp_path, trials=3)
-    count = pd.Series([path.parent.name for path, *_ in jobs]).value_counts()
-    assert count["halton-scrambled"] == 1 and count["sobol-scrambled"] == 3 and count["mc-scrambled"] == 3
-    assert {name for name in count.index if name.endswith("-plain")} == {
-        f"{s}-plain" for s in ("halton", "sobol", "lattice", "digital_net")}
-    assert all(count[f"{s}-plain"] == 1 for s in ("halton", "sobol", "lattice", "digital_net"))
 
 
 def test_median_distance_is_scipys(data):
@@ -107,17 +88,21 @@ def test_published_claims_all_have_checks():
 
 
 def test_fig2_and_fig3_reports_judge_the_claims(tmp_path):
-    """Synthetic trials where QMC beats MC and scrambling helps: the claims hold; the files exist."""
+    """Synthetic job records where QMC beats MC and scrambling helps: the claims hold; the files exist."""
+    run = jobs.run_of(["job=qmc_gram", "dataset=cpu_act_qmc"], tmp_path)
+    run.mkdir(parents=True)
+    rows = []
     for sequence, scale in (("mc", 4.0), ("sobol", 3.0), ("halton", 1.0), ("lattice", 1.5), ("digital_net", 1.2)):
         for scramble in (True, False):
             if sequence == "mc" and not scramble:
                 continue
             for t in range(1 if not scramble or sequence == "halton" else 2):
                 errors = scale * (1.0 if scramble else 1.3) / np.sqrt([100, 200]) * (1 + 0.01 * t)
-                folder = tmp_path / "gram" / "cpu" / f"{sequence}-{'scrambled' if scramble else 'plain'}"
-                folder.mkdir(parents=True, exist_ok=True)
-                pd.DataFrame({"s": [100, 200], "fro": errors, "spectral": errors / 2, "sequence": sequence,
-                              "scramble": scramble, "seed": t}).to_csv(folder / f"trial{t}.csv", index=False)
+                rows.append(pd.DataFrame({"s": [100, 200], "fro": errors, "spectral": errors / 2, "sequence": sequence,
+                                          "scramble": scramble, "seed": t, "trial": t}))
+    pd.concat(rows).to_csv(run / "errors.csv", index=False)
+    pd.DataFrame({"trial": [0, 1]}).to_csv(run / "trials.csv", index=False)
+    tmp_path = tmp_path / "qmc"
     qmc.fig2(tmp_path)
     qmc.fig3(tmp_path)
     for name in ("fig2/fig2.md", "fig2/fig2.png", "fig2/fig2.csv", "fig3/fig3.md", "fig3/fig3.png"):
