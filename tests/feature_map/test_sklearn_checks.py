@@ -22,6 +22,7 @@ EXPECTED_FAILED_CHECKS = {
 MAPS = [
     GaussianRFF(),
     GaussianRFF(variant="cos_offset", dtype="float64"),
+    GaussianRFF(variant="cos_offset_2m"),
     AsKRFF(),
     AsKRFF(kernel="sinh_gaussian", part="symmetric", imaginary="drop"),
     IdentityMap(),
