@@ -8,7 +8,7 @@ from hydra import compose, initialize_config_dir
 
 from rfbench import components, config
 from rfbench.classifier import LibLinearClassifier
-from rfbench.feature_map import AsKRFF, GaussianRFF
+from rfbench.feature_map import AsKRFF, GaussianRFF, NystroemMap
 from rfbench.kernel import CoshGaussian, GaussianKernel, SinhGaussian
 from rfbench.preflight import check_config
 from tests.conftest import REPO
@@ -139,6 +139,20 @@ def test_too_large_m_is_refused_with_the_estimate_and_a_bound_that_fits(monkeypa
         GaussianRFF(n_components=int(bound * 57) + 1), 57, 2760).values())
     monkeypatch.setattr(config, "available_memory", lambda: total)
     check_config(cfg)
+
+
+def test_the_bound_of_a_map_quadratic_in_m_fits_too(monkeypatch):
+    """Nystroem holds K_LL^{-1/2}, (2M)^2 numbers: the suggested n_components is the largest that fits."""
+    cfg = compose_cfg("feature_map=nystroem", "feature_map.n_components=2000")
+
+    def need(m):
+        return sum(components.memory_estimate(NystroemMap(n_components=m), 57, 2760).values())
+
+    monkeypatch.setattr(config, "available_memory", lambda: need(2000) // 3)
+    with pytest.raises(config.ConfigError) as err:
+        check_config(cfg)
+    bound = int(str(err.value).rsplit("choose n_components <= ", 1)[1])
+    assert need(bound) <= need(2000) // 3 < need(bound + 1)
 
 
 def test_huge_m_over_d_is_refused_before_anything_is_allocated():
