@@ -11,7 +11,7 @@ from rfbench.kernel import GaussianKernel
 
 from ._base import DEFAULT_BLOCK_SIZE, FeatureMap, check_positive_int, check_positive_real, frequency_blocks
 from ._hadamard import padded_width
-from ._trig import feature_dtype, map_row_chunks, write_cos_sin
+from ._trig import CHUNK_BYTES, feature_dtype, map_row_chunks, write_cos_sin
 
 #: A projector(X, start, out) writes columns [start, start + out.shape[1]) of X W to out.
 Projector = Callable[[np.ndarray, int, np.ndarray], None]
@@ -91,7 +91,9 @@ class StructuredRFF(FeatureMap):
         X = self._cast(self._validate_X(X), dtype)
         out = np.empty((len(X), self.n_components), dtype=X.dtype)
         project = self._projector(X.dtype)
-        map_row_chunks(lambda rows, _: project(X[rows], 0, out[rows]), len(X), 1, X.dtype)
+        # straight into out: the task's own buffer is unused (1 column), chunks sized as transform's
+        chunk_rows = max(1, CHUNK_BYTES // (self.n_components * X.itemsize))
+        map_row_chunks(lambda rows, _: project(X[rows], 0, out[rows]), len(X), 1, X.dtype, chunk_rows)
         return out
 
     def transform(self, X: ArrayLike) -> np.ndarray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._hadamard import JIT, fwht
+from ._hadamard import BATCH, JIT, fwht_columns, load_columns, store_columns
 from ._structured import Projector, StructuredRFF
 
 
@@ -54,25 +54,22 @@ class Fastfood(StructuredRFF):
 @numba.njit(**JIT)
 def _project(X: np.ndarray, signs: np.ndarray, permutations: np.ndarray, gaussians: np.ndarray,
              scales: np.ndarray, start: int, out: np.ndarray) -> None:
-    """out[i, j - start] = (V x_i)_j for the stacked blocks V and columns j in [start, start + m)."""
-    n, d = X.shape
+    """out[i, j - start] = (V x_i)_j for the stacked blocks V and columns j in [start, start + m).
+
+    BATCH rows at a time, as the columns of a (p, BATCH) array (see ._hadamard).
+    """
     p = signs.shape[1]
-    m = out.shape[1]
-    v = np.empty(p, dtype=X.dtype)
-    u = np.empty(p, dtype=X.dtype)
-    for i in range(n):
-        col = start
-        while col < start + m:
-            b = col // p
-            for k in range(d):
-                v[k] = X[i, k] * signs[b, k]
-            for k in range(d, p):
-                v[k] = 0.0
-            fwht(v)
-            for k in range(p):
-                u[k] = v[permutations[b, k]] * gaussians[b, k]
-            fwht(u)
-            stop = min((b + 1) * p, start + m)
-            for j in range(col, stop):
-                out[i, j - start] = scales[b, j - b * p] * u[j - b * p]
-            col = stop
+    stop = start + out.shape[1]
+    V = np.empty((p, BATCH), dtype=X.dtype)
+    U = np.empty((p, BATCH), dtype=X.dtype)
+    for first in range(0, X.shape[0], BATCH):
+        for b in range(start // p, (stop - 1) // p + 1):
+            count = load_columns(X, first, signs[b], V)
+            fwht_columns(V)
+            for k in range(p):  # U = G Pi V
+                source, g = permutations[b, k], gaussians[b, k]
+                for c in range(count):
+                    U[k, c] = g * V[source, c]
+            fwht_columns(U)
+            lo, hi = max(start - b * p, 0), min(stop - b * p, p)
+            store_columns(U, count, scales[b], lo, hi, out, first, b * p + lo - start)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._hadamard import JIT, fwht
+from ._hadamard import BATCH, JIT, fwht_columns, load_columns, store_columns
 from ._structured import Projector, StructuredRFF
 
 
@@ -42,27 +42,22 @@ class StructuredOrthogonalRFF(StructuredRFF):
 
 @numba.njit(**JIT)
 def _project(X: np.ndarray, signs: np.ndarray, scale: float, start: int, out: np.ndarray) -> None:
-    """out[i, j - start] = (V x_i)_j for the stacked blocks V and columns j in [start, start + m)."""
-    n, d = X.shape
+    """out[i, j - start] = (V x_i)_j for the stacked blocks V and columns j in [start, start + m).
+
+    BATCH rows at a time, as the columns of a (p, BATCH) array (see ._hadamard).
+    """
     p = signs.shape[2]
-    m = out.shape[1]
-    v = np.empty(p, dtype=X.dtype)
-    for i in range(n):
-        col = start
-        while col < start + m:
-            b = col // p
-            for k in range(d):
-                v[k] = X[i, k] * signs[b, 0, k]
-            for k in range(d, p):
-                v[k] = 0.0
-            fwht(v)
-            for k in range(p):
-                v[k] *= signs[b, 1, k]
-            fwht(v)
-            for k in range(p):
-                v[k] *= signs[b, 2, k]
-            fwht(v)
-            stop = min((b + 1) * p, start + m)
-            for j in range(col, stop):
-                out[i, j - start] = scale * v[j - b * p]
-            col = stop
+    stop = start + out.shape[1]
+    V = np.empty((p, BATCH), dtype=X.dtype)
+    scales = np.full(p, scale, dtype=X.dtype)
+    for first in range(0, X.shape[0], BATCH):
+        for b in range(start // p, (stop - 1) // p + 1):
+            count = load_columns(X, first, signs[b, 0], V)
+            fwht_columns(V)
+            for sign in (signs[b, 1], signs[b, 2]):
+                for k in range(p):
+                    for c in range(count):
+                        V[k, c] *= sign[k]
+                fwht_columns(V)
+            lo, hi = max(start - b * p, 0), min(stop - b * p, p)
+            store_columns(V, count, scales, lo, hi, out, first, b * p + lo - start)
