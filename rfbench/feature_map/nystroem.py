@@ -1,6 +1,8 @@
 """Nystroem features (Williams & Seeger 2001): scikit-learn's ``Nystroem`` with a choice of landmarks."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 from sklearn.cluster import KMeans
@@ -8,7 +10,7 @@ from sklearn.kernel_approximation import Nystroem
 
 from rfbench.kernel import GaussianKernel, Kernel, LaplacianKernel
 
-from ._base import FeatureMap, check_choice, check_positive_int, check_positive_real
+from ._base import DEFAULT_BLOCK_SIZE, FeatureMap, check_choice, check_positive_int, check_positive_real
 from ._trig import feature_dtype
 
 LANDMARKS = ("uniform", "kmeans")
@@ -107,3 +109,12 @@ class NystroemMap(FeatureMap):
     def transform(self, X: ArrayLike) -> np.ndarray:
         """z(X), shape (n, n_landmarks_), dtype ``dtype``."""
         return self.nystroem_.transform(self._validate_X(X)).astype(self.dtype, copy=False)
+
+    def gram_blocks(
+        self, X: ArrayLike, Y: ArrayLike | None = None, block_size: int = DEFAULT_BLOCK_SIZE
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """The single block (z(X), z(Y)) in scikit-learn's float64, not rounded to ``dtype``."""
+        check_positive_int("block_size", block_size)
+        X, Y = self._validate_pair(X, Y)
+        Z = self.nystroem_.transform(X)
+        yield Z, (Z if Y is X else self.nystroem_.transform(Y))

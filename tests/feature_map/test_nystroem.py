@@ -58,6 +58,14 @@ def test_kmeans_landmarks_approximate_better_than_uniform_ones():
     assert error("kmeans") < error("uniform")
 
 
+def test_gram_blocks_are_float64_even_for_float32_features():
+    fmap = NystroemMap(n_components=6, sigma=SIGMA, random_state=1).fit(X)
+    (L, R), = fmap.gram_blocks(X, X[:5])
+    assert L.dtype == R.dtype == np.float64
+    np.testing.assert_allclose(L @ R.T, fmap.nystroem_.transform(X) @ fmap.nystroem_.transform(X[:5]).T, rtol=1e-14)
+    np.testing.assert_allclose(L, fmap.transform(X), rtol=1e-6, atol=1e-7)
+
+
 def test_landmarks_are_capped_by_the_training_rows():
     fmap = NystroemMap(n_components=100, random_state=0).fit(X[:7])
     assert fmap.n_landmarks_ == 7 and fmap.transform(X).shape == (80, 7)
