@@ -5,9 +5,10 @@ Python peers that install here, in one run.
 
 D is the number of frequencies; every rfbench map writes its 2D columns [cos, sin] in float32
 unless said otherwise.  Wall time is the best of ``--repeats`` interleaved rounds after one
-untimed call (``benchmarks.bench.interleaved_seconds``); peak memory is the largest total of
-arrays alive during one call beyond its input (``tracemalloc``, which numpy reports to), plus the
-map's stored parameters.  ``os.getloadavg()`` is recorded with every row (the machine is shared).
+untimed call (``benchmarks.bench.interleaved_seconds``), the one that measures peak memory: the
+largest total of arrays alive during the call beyond its input (``tracemalloc``, which numpy
+reports to), plus the map's stored parameters.  ``os.getloadavg()`` is recorded with every row
+(the machine is shared).
 
 * ``grid``: n = 1,000 rows at d = 256, 1024, 4096 and D = 2^10, 2^12, 2^14, 2^15: the dense path
   (rfbench's engine ``cos_sin`` on W already in float32: one GEMM, the fused sincos, the engine's
@@ -17,8 +18,8 @@ map's stored parameters.  ``os.getloadavg()`` is recorded with every row (the ma
   proportional to 1/k (so distances vary), sigma the median distance (goal: SORF's no worse).
 * ``peers``: scikit-learn-extra issue #116's sizes, n = 100,000 synthetic rows N(0, I / d),
   d = 100, D = 64 .. 2048: scikit-learn-extra's ``Fastfood`` (float64, ``tradeoff_mem_accuracy=
-  "accuracy"``, which rounds D up to a multiple of the padded p = 128: rfbench runs at that
-  rounded D so both give the same columns), rfbench ``Fastfood`` in float32 and float64, the dense
+  "accuracy"``, which rounds D up to a multiple of the padded p = 128: every contender runs at
+  that rounded D, so all give the same columns; the table's D is the one asked), rfbench ``Fastfood`` in float32 and float64, the dense
   path, scikit-learn's ``RBFSampler`` (float64, as many columns) and ``Nystroem`` (as many
   landmarks, D <= 256 only: its transform is an n x 2D x 2D GEMM).  Goal: rfbench's Fastfood
   >= 10x faster than scikit-learn-extra's.  The PyPI wheel of scikit-learn-extra 0.3.0 is built
@@ -99,8 +100,9 @@ def peak_mib(fn: Callable[[], object]) -> float:
 def measure(section: str, d: int, D: int, runs: dict[str, tuple[Callable[[], object], int]],
             repeats: int) -> dict[str, Row]:
     """A Row per contender: ``runs`` maps its name to (call, bytes of its stored parameters)."""
+    # the traced call is each contender's untimed warm-up
     peaks = {name: peak_mib(fn) + stored / 2**20 for name, (fn, stored) in runs.items()}
-    times = interleaved_seconds({name: fn for name, (fn, _) in runs.items()}, repeats)
+    times = interleaved_seconds({name: fn for name, (fn, _) in runs.items()}, repeats, warm_up=False)
     return {name: Row(section, name, d, D, min(times[name]), peaks[name], note=f"best of {repeats}")
             for name in runs}
 
@@ -192,13 +194,13 @@ def bench_peers(sizes: Sizes, repeats: int) -> list[Row]:
                 Nystroem(gamma=0.5, n_components=2 * D, random_state=0), X)
         if extra is not None:
             runs[EXTRA] = _sklearn_run(extra(sigma=1.0, n_components=D_asked, random_state=0), X)
-        timed = measure("peers", d, D, runs, repeats)
+        timed = measure("peers", d, D_asked, runs, repeats)
         rows += list(timed.values())
         if extra is not None:
-            rows += [ratio_row("peers", f"{EXTRA} / {FASTFOOD}", d, D, timed[EXTRA].seconds / timed[FASTFOOD].seconds,
-                               10.0),
-                     ratio_row("peers", f"{EXTRA} / {OURS64}", d, D, timed[EXTRA].seconds / timed[OURS64].seconds,
-                               None)]
+            rows += [ratio_row("peers", f"{EXTRA} / {FASTFOOD}", d, D_asked,
+                               timed[EXTRA].seconds / timed[FASTFOOD].seconds, 10.0),
+                     ratio_row("peers", f"{EXTRA} / {OURS64}", d, D_asked,
+                               timed[EXTRA].seconds / timed[OURS64].seconds, None)]
     return rows
 
 
