@@ -19,9 +19,10 @@ reports to), plus the map's stored parameters.  ``os.getloadavg()`` is recorded 
 * ``peers``: scikit-learn-extra issue #116's sizes, n = 100,000 synthetic rows N(0, I / d),
   d = 100, D = 64 .. 2048: scikit-learn-extra's ``Fastfood`` (float64, ``tradeoff_mem_accuracy=
   "accuracy"``, which rounds D up to a multiple of the padded p = 128: every contender runs at
-  that rounded D, so all give the same columns; the table's D is the one asked), rfbench ``Fastfood`` in float32 and float64, the dense
-  path, scikit-learn's ``RBFSampler`` (float64, as many columns) and ``Nystroem`` (as many
-  landmarks, D <= 256 only: its transform is an n x 2D x 2D GEMM).  Goal: rfbench's Fastfood
+  that rounded D, so all give the same columns; the table's D is the one asked), rfbench
+  ``Fastfood`` in float32 and float64, the dense path, scikit-learn's ``RBFSampler`` (float64, as
+  many columns) and ``Nystroem`` (as many landmarks, D <= 256 only: its transform is an n x 2D x 2D
+  GEMM).  Goal: rfbench's Fastfood
   >= 10x faster than scikit-learn-extra's.  The PyPI wheel of scikit-learn-extra 0.3.0 is built
   against numpy 1 and does not import with numpy 2 ("numpy.dtype size changed"); built from source
   (``pip install --no-build-isolation --no-binary scikit-learn-extra scikit-learn-extra`` with
