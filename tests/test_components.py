@@ -76,7 +76,8 @@ def test_askrff_subset_size_is_checked():
 
 @pytest.mark.parametrize("kernel, fmap, valid", [
     ("sinh_gaussian", "rff", "askrff"),
-    ("gaussian", "identity", "askrff|qmc|rff"),
+    ("gaussian", "identity", "askrff|fastfood|nystroem|orf|qmc|rff|sorf"),
+    ("laplacian", "sorf", "binning|nystroem"),
     ("linear", "askrff", "identity"),
     ("linear", "rff", "identity"),
 ])
