@@ -52,6 +52,7 @@ lint: $(STAMP)  ## ruff, configured in pyproject.toml
 
 bench: $(STAMP)  ## engine benchmark vs scikit-learn and bare BLAS -> results/bench/bench.csv + Markdown table
 	$(BIN)/python benchmarks/bench.py $(ARGS)
+	$(BIN)/python -m benchmarks.structured_maps $(STRUCTURED_ARGS)  # SORF, Fastfood vs dense and peers -> results/bench/structured.csv
 
 sweep: $(STAMP)  ## example sweep over M, aggregated into one CSV and figures
 	$(BIN)/rfbench -m experiment.name=sweep_m experiment.results_dir=$(RESULTS) feature_map.m_over_d=1,2,4,8 $(ARGS)

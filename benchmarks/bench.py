@@ -115,12 +115,14 @@ class Row:
         self.load1, self.load5, self.load15 = os.getloadavg()
 
 
-def interleaved_seconds(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, list[float]]:
+def interleaved_seconds(runs: dict[str, Callable[[], object]], repeats: int,
+                        warm_up: bool = True) -> dict[str, list[float]]:
     """Wall times of every function over ``repeats`` rounds, each round calling each once.
 
-    One untimed call of each comes first (thread pools, first-touch memory).
+    One untimed call of each comes first (thread pools, first-touch memory), unless the
+    caller has just made it (``warm_up=False``).
     """
-    for fn in runs.values():
+    for fn in runs.values() if warm_up else ():
         fn()
     times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeats):

@@ -18,13 +18,14 @@ K = np.exp(-cdist(X, X, "sqeuclidean") / 2)
 def first_frequencies(rff: GaussianRFF, s: int) -> GaussianRFF:
     """A map fitted with n_components=s whose W (and b) are copies of rff's first s."""
     prefix = GaussianRFF(n_components=s, variant=rff.variant, random_state=99).fit(X)
-    prefix.random_weights_ = rff.random_weights_[:, :s].copy()
-    if rff.variant == "cos_offset":
-        prefix.random_offset_ = rff.random_offset_[:s].copy()
+    frequencies = 2 * s if rff.variant == "cos_offset_2m" else s
+    prefix.random_weights_ = rff.random_weights_[:, :frequencies].copy()
+    if rff.variant != "cos_sin":
+        prefix.random_offset_ = rff.random_offset_[:frequencies].copy()
     return prefix
 
 
-@pytest.mark.parametrize("variant", ["cos_sin", "cos_offset"])
+@pytest.mark.parametrize("variant", ["cos_sin", "cos_offset", "cos_offset_2m"])
 @pytest.mark.parametrize("block_size", [1, 4, 1000])
 def test_each_prefix_error_equals_that_of_its_own_map(variant, block_size):
     rff = GaussianRFF(n_components=40, variant=variant, random_state=1).fit(X)
@@ -36,14 +37,13 @@ def test_each_prefix_error_equals_that_of_its_own_map(variant, block_size):
     assert len(set(expected)) == len(sizes)  # the prefixes differ, so a wrong size would show
 
 
-@pytest.mark.parametrize("variant", ["cos_sin", "cos_offset"])
+@pytest.mark.parametrize("variant", ["cos_sin", "cos_offset", "cos_offset_2m"])
 def test_segment_is_the_map_of_those_frequencies(variant):
     rff = GaussianRFF(n_components=12, variant=variant, dtype="float64", random_state=2).fit(X)
     part = rff.segment(3, 8)
     assert part.n_components == 5 and part.variant == variant
     Z = rff.transform(X)
-    width = 12 if variant == "cos_sin" else 0
-    columns = np.r_[3:8, width + 3 : width + 8] if width else np.r_[3:8]
+    columns = {"cos_sin": np.r_[3:8, 15:20], "cos_offset": np.r_[3:8], "cos_offset_2m": np.r_[6:16]}[variant]
     # rff's columns are normalized by M = 12, the segment's by its 5 frequencies.
     np.testing.assert_allclose(part.transform(X), Z[:, columns] * np.sqrt(12 / 5), rtol=1e-12)
 

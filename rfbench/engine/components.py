@@ -245,11 +245,19 @@ def _check_memory(cfg: Mapping[str, Any], fmap, d: int, n_train: int) -> None:
     key = "n_components" if node.get("n_components") is not None or "m_over_d" not in node else "m_over_d"
     culprit, fix = f"feature_map.{key}={node.get(key)!r} is invalid", ""
     available = config.available_memory()
-    if "n_components" in fmap.get_params() and available is not None:  # the estimate is affine in M
-        one, two = (sum(memory_estimate(clone(fmap).set_params(n_components=m), d, n_train).values())
-                    for m in (1, 2))
+    if "n_components" in fmap.get_params() and available is not None:
+        def need(m: int) -> int:
+            return sum(memory_estimate(clone(fmap).set_params(n_components=m), d, n_train).values())
+
+        one, two = need(1), need(2)
         if two > one:
-            m_max = max(0, (available - (2 * one - two)) // (two - one))
+            # The estimate grows with M, affinely for most maps (quadratically for Nystroem's
+            # K_LL): the affine bound is exact or too large, bisected down to the largest M that fits.
+            low, high = 0, max(0, (available - (2 * one - two)) // (two - one))
+            while low < high:
+                middle = (low + high + 1) // 2
+                low, high = (middle, high) if need(middle) <= available else (low, middle - 1)
+            m_max = low
             culprit += f" (M = {fmap.n_components} on d={d}, {n_train} training points)"
             fix = f"choose {key} <= {m_max if key == 'n_components' else f'{m_max / d:.4g}'}"
     config.check_memory(memory_estimate(fmap, d, n_train), culprit, fix)

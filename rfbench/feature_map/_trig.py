@@ -95,21 +95,29 @@ def cos_sin(
     out : ndarray of shape (n, 2m)
     """
     X, W, out = _prepare(X, W, out, dtype, columns_per_frequency=2)
-    m = W.shape[1]
-    cos_at, sin_at, sin_scale = (m, 0, -scale) if rotated else (0, m, scale)
-    fused = out.dtype == np.float32 and out.strides[1] == out.itemsize
 
     def fill(rows: slice, projection: np.ndarray) -> None:
-        block = out[rows]
-        if fused and scaled_cos_sin_rows(projection, block, cos_at, sin_at, scale, sin_scale):
-            return
-        for ufunc, at, factor in ((np.cos, cos_at, scale), (np.sin, sin_at, sin_scale)):
-            part = block[:, at : at + m]
-            ufunc(projection, out=part)
-            part *= factor
+        write_cos_sin(projection, out[rows], scale=scale, rotated=rotated)
 
     _map_projections(fill, X, W, None, chunk_rows)
     return out
+
+
+def write_cos_sin(projection: np.ndarray, out: np.ndarray, *, scale: float, rotated: bool = False) -> None:
+    """Write ``scale * [cos(P), sin(P)]`` (``rotated``: ``[-sin(P), cos(P)]``) of a projection P (n, m).
+
+    ``out`` (n, 2m) of P's dtype; float32 with unit column stride takes the fused kernel
+    (:mod:`._sincos`), numpy's ufuncs serve float64 and arguments beyond its range.
+    """
+    m = projection.shape[1]
+    cos_at, sin_at, sin_scale = (m, 0, -scale) if rotated else (0, m, scale)
+    fused = out.dtype == np.float32 and out.strides[1] == out.itemsize
+    if fused and scaled_cos_sin_rows(projection, out, cos_at, sin_at, scale, sin_scale):
+        return
+    for ufunc, at, factor in ((np.cos, cos_at, scale), (np.sin, sin_at, sin_scale)):
+        part = out[:, at : at + m]
+        ufunc(projection, out=part)
+        part *= factor
 
 
 def cos_offset(
@@ -178,18 +186,9 @@ def _map_projections(
     The projection lives in a buffer reused by the calling thread: ``fill`` must
     consume it before returning, and write only output rows ``rows``.
     """
-    n, m = X.shape[0], W.shape[1]
-    if chunk_rows is None:
-        chunk_rows = max(1, CHUNK_BYTES // max(1, m * X.itemsize))
-    elif chunk_rows < 1:
-        raise ValueError(f"chunk_rows={chunk_rows} must be a positive integer")
-    chunks = [slice(start, min(start + chunk_rows, n)) for start in range(0, n, chunk_rows)]
-    buffers = threading.local()
+    m = W.shape[1]
 
-    def task(rows: slice) -> None:
-        if not hasattr(buffers, "projection"):
-            buffers.projection = np.empty((min(chunk_rows, n), m), dtype=X.dtype)
-        projection = buffers.projection[: rows.stop - rows.start]
+    def project(rows: slice, projection: np.ndarray) -> None:
         if m == 1:  # BLAS's gemv rounds a row by its place in the block (OpenBLAS float32): sum each row alone
             np.einsum("ij,j->i", X[rows], W[:, 0], out=projection[:, 0])  # no temporary, no BLAS
         else:
@@ -198,14 +197,39 @@ def _map_projections(
             projection += offset
         fill(rows, projection)
 
+    map_row_chunks(project, X.shape[0], m, X.dtype, chunk_rows)
+
+
+def map_row_chunks(
+    task: Callable[[slice, np.ndarray], None], n: int, m: int, dtype: DTypeLike, chunk_rows: int | None = None
+) -> None:
+    """Call ``task(rows, buffer)`` for consecutive row chunks of range(n), in the engine's threads.
+
+    ``buffer`` is an (rows, m) array of ``dtype`` reused by the calling thread (``task`` must
+    consume it before returning and write only output rows ``rows``); BLAS is held to one
+    thread meanwhile.  ``chunk_rows`` defaults to a buffer of about :data:`CHUNK_BYTES`.
+    """
+    itemsize = np.dtype(dtype).itemsize
+    if chunk_rows is None:
+        chunk_rows = max(1, CHUNK_BYTES // max(1, m * itemsize))
+    elif chunk_rows < 1:
+        raise ValueError(f"chunk_rows={chunk_rows} must be a positive integer")
+    chunks = [slice(start, min(start + chunk_rows, n)) for start in range(0, n, chunk_rows)]
+    buffers = threading.local()
+
+    def run(rows: slice) -> None:
+        if not hasattr(buffers, "projection"):
+            buffers.projection = np.empty((min(chunk_rows, n), m), dtype=dtype)
+        task(rows, buffers.projection[: rows.stop - rows.start])
+
     n_threads = min(trig_threads(), len(chunks))
     with _blas_controller().limit(limits=1):
         if n_threads <= 1:
             for rows in chunks:
-                task(rows)
+                run(rows)
         else:
             # list() waits for every chunk and re-raises the first exception.
-            list(_executor(n_threads, os.getpid()).map(task, chunks))
+            list(_executor(n_threads, os.getpid()).map(run, chunks))
 
 
 @functools.cache

@@ -35,6 +35,9 @@ def test_interleaved_seconds_warms_up_then_alternates():
     calls = []
     times = bench.interleaved_seconds({"a": lambda: calls.append("a"), "b": lambda: calls.append("b")}, 2)
     assert calls == ["a", "b"] * 3  # one untimed warm-up round, then two timed rounds
+    calls.clear()
+    bench.interleaved_seconds({"a": lambda: calls.append("a")}, 2, warm_up=False)
+    assert calls == ["a", "a"]
     assert {k: len(v) for k, v in times.items()} == {"a": 2, "b": 2}
     assert all(t >= 0 for ts in times.values() for t in ts)
 

@@ -8,7 +8,7 @@ from hydra import compose, initialize_config_dir
 
 from rfbench.engine import components, config
 from rfbench.engine.preflight import check_config
-from rfbench.feature_map import AsKRFF, GaussianRFF
+from rfbench.feature_map import AsKRFF, GaussianRFF, NystroemMap
 from rfbench.kernel import CoshGaussian, GaussianKernel, SinhGaussian
 from rfbench.model.liblinear import LibLinearClassifier
 from tests.conftest import REPO
@@ -76,7 +76,8 @@ def test_askrff_subset_size_is_checked():
 
 @pytest.mark.parametrize("kernel, fmap, valid", [
     ("sinh_gaussian", "rff", "askrff"),
-    ("gaussian", "identity", "askrff|qmc|rff"),
+    ("gaussian", "identity", "askrff|fastfood|nystroem|orf|qmc|rff|sorf"),
+    ("laplacian", "sorf", "binning|nystroem"),
     ("linear", "askrff", "identity"),
     ("linear", "rff", "identity"),
 ])
@@ -141,6 +142,20 @@ def test_too_large_m_is_refused_with_the_estimate_and_a_bound_that_fits(monkeypa
     check_config(cfg)
 
 
+def test_the_bound_of_a_map_quadratic_in_m_fits_too(monkeypatch):
+    """Nystroem holds K_LL^{-1/2}, (2M)^2 numbers: the suggested n_components is the largest that fits."""
+    cfg = compose_cfg("feature_map=nystroem", "feature_map.n_components=2000")
+
+    def need(m):
+        return sum(components.memory_estimate(NystroemMap(n_components=m), 57, 2760).values())
+
+    monkeypatch.setattr(config, "available_memory", lambda: need(2000) // 3)
+    with pytest.raises(config.ConfigError) as err:
+        check_config(cfg)
+    bound = int(str(err.value).rsplit("choose n_components <= ", 1)[1])
+    assert need(bound) <= need(2000) // 3 < need(bound + 1)
+
+
 def test_huge_m_over_d_is_refused_before_anything_is_allocated():
     with pytest.raises(config.ConfigError, match=r"feature_map.m_over_d=1000000.0 is invalid .* GiB"):
         check_config(compose_cfg("feature_map.m_over_d=1e6"))
@@ -169,4 +184,4 @@ def test_a_toy_feature_map_and_model_from_outside_the_package_run_through_the_cl
     refused = rfbench(tmp_path, "kernel=gaussian", "feature_map=toy_rotation")
     assert refused.returncode == 2
     assert "feature_map=toy_rotation cannot approximate kernel=gaussian; feature maps for kernel=gaussian: " \
-           "askrff|qmc|rff" in refused.stderr
+           "askrff|fastfood|nystroem|orf|qmc|rff|sorf" in refused.stderr

@@ -20,10 +20,11 @@ def theoretical_variance(k_D, k_2D, variant, M):
     """Var of one entry of K~: Var[cos(w.D)] / M, or Var[2 cos(w.x+b) cos(w.y+b)] / M."""
     if variant == "cos_sin":
         return (1 + k_2D - 2 * k_D**2) / (2 * M)
-    return (1 + k_2D / 2 - k_D**2) / M
+    frequencies = 2 * M if variant == "cos_offset_2m" else M
+    return (1 + k_2D / 2 - k_D**2) / frequencies
 
 
-@pytest.mark.parametrize("variant", ["cos_sin", "cos_offset"])
+@pytest.mark.parametrize("variant", ["cos_sin", "cos_offset", "cos_offset_2m"])
 def test_entry_mean_and_variance_match_theorem(variant):
     """Over T independent fits, K~(x, 0) has mean k(D) and the theorem's variance."""
     d, M, T = 3, 8, 2000
@@ -80,7 +81,7 @@ def test_relative_error_decays_like_inverse_sqrt_M(variant):
     assert -0.6 <= slope <= -0.4, slope
 
 
-@pytest.mark.parametrize(("variant", "width"), [("cos_sin", 2 * 7), ("cos_offset", 7)])
+@pytest.mark.parametrize(("variant", "width"), [("cos_sin", 2 * 7), ("cos_offset", 7), ("cos_offset_2m", 2 * 7)])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_shape_dtype_and_reproducibility(variant, width, dtype):
     X = np.random.default_rng(3).normal(size=(9, 4))
@@ -108,7 +109,7 @@ def test_frequencies_have_the_spectral_distribution():
         ({"n_components": 2.5}, "n_components must be a positive integer, got 2.5"),
         ({"sigma": 0.0}, "sigma must be a positive finite number, got 0.0"),
         ({"sigma": -1}, "sigma must be a positive finite number, got -1"),
-        ({"variant": "cos"}, r"variant='cos' is not valid; choose one of \('cos_sin', 'cos_offset'\)"),
+        ({"variant": "cos"}, r"variant='cos' is not valid; choose one of \('cos_sin', 'cos_offset', 'cos_offset_2m'\)"),
         ({"dtype": "float16"}, r"dtype='float16' is not supported; choose one of \('float32', 'float64'\)"),
     ],
 )

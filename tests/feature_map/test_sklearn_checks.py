@@ -7,7 +7,19 @@ from __future__ import annotations
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from rfbench.feature_map import GCWS, NRFF, AsKRFF, GaussianRFF, IdentityMap, QMCFourierFeatures, RandomBinning
+from rfbench.feature_map import (
+    GCWS,
+    NRFF,
+    AsKRFF,
+    Fastfood,
+    GaussianRFF,
+    IdentityMap,
+    NystroemMap,
+    OrthogonalRFF,
+    QMCFourierFeatures,
+    RandomBinning,
+    StructuredOrthogonalRFF,
+)
 from tests.feature_map import toy_maps
 
 #: Checks each map fails on purpose, with the reason (xfail_strict: one that starts passing fails the suite).
@@ -22,6 +34,7 @@ EXPECTED_FAILED_CHECKS = {
 MAPS = [
     GaussianRFF(),
     GaussianRFF(variant="cos_offset", dtype="float64"),
+    GaussianRFF(variant="cos_offset_2m"),
     AsKRFF(),
     AsKRFF(kernel="sinh_gaussian", part="symmetric", imaginary="drop"),
     IdentityMap(),
@@ -31,6 +44,11 @@ MAPS = [
     GCWS(n_components=16, empty_rows="zero"),  # the default refuses all-zero rows, which some checks send
     RandomBinning(n_components=8),
     toy_maps.RandomBinning(n_bins=50),  # sparse input and output, the FeatureMap defaults
+    OrthogonalRFF(n_components=10),
+    StructuredOrthogonalRFF(n_components=10),
+    Fastfood(n_components=10, dtype="float64"),
+    NystroemMap(n_components=5),
+    NystroemMap(n_components=5, kernel="laplacian", landmarks="kmeans"),
 ]
 
 
