@@ -70,8 +70,13 @@ def migrate_config(cfg: Config) -> Config:
 
 
 def plan(root: Path) -> list[Migration]:
-    """The migration of every run below ``root`` that needs one; ValueError if two runs would collide."""
-    migrations = [m for m in (plan_run(c.parent) for c in sorted(root.rglob("runs/*/config.yaml"))) if m]
+    """The migration of every run below ``root`` that needs one; ValueError if two runs would collide.
+
+    A run reached through a link out of ``root`` is left alone (the migration writes only below it).
+    """
+    inside = root.resolve()
+    runs = [c.parent for c in sorted(root.rglob("runs/*/config.yaml")) if c.resolve().is_relative_to(inside)]
+    migrations = [m for m in map(plan_run, runs) if m]
     check_collisions(root, migrations)
     return migrations
 
@@ -84,7 +89,7 @@ def plan_run(run: Path) -> Migration | None:
     files = {}
     if new_cfg != old_cfg:
         files["config.yaml"] = OmegaConf.to_yaml(OmegaConf.create(new_cfg))
-    for path in sorted(run.glob("*.csv")):
+    for path in sorted(p for p in run.glob("*.csv") if not p.is_symlink()):
         text = path.read_text()
         rewritten = rewrite_csv(text, flatten(old_cfg), flatten(new_cfg), new_id)
         if rewritten != text:

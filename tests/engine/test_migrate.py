@@ -121,3 +121,13 @@ def test_a_root_that_is_not_a_folder_is_refused(tmp_path, capsys):
     assert migrate.main([str(tmp_path / "nope")]) == 2
     assert capsys.readouterr().err == (f"migrate: error: root={str(tmp_path / 'nope')!r} is not a folder; "
                                        "give a results tree, e.g. results\n")
+
+
+def test_a_run_reached_through_a_link_out_of_the_tree_is_left_alone(tmp_path):
+    outside = write_run(tmp_path / "elsewhere", "0123456789ab", named_config())
+    before = snapshot(outside)
+    link = tmp_path / "results" / "li" / "kernel_svm" / "runs" / "0123456789ab"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(outside, target_is_directory=True)
+    assert migrate.plan(tmp_path / "results") == [] and migrate.main([str(tmp_path / "results")]) == 0
+    assert snapshot(outside) == before and link.is_symlink()
