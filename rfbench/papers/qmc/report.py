@@ -99,26 +99,9 @@ def load_published() -> pd.DataFrame:
     return published.load(published.path_of(PAPER))
 
 
-#: The paper's two regression datasets: our configs with the paper's settings, each under the name
-#: its results are recorded by.  cpu: cpu_act.yaml at "cpu (6554 examples, 21 dimensions)", 80 % of
-#: the 8,192 rows, the test part the other 1,638 (cpu_act.yaml has Rahimi & Recht's 6,500 / 1,500;
-#: same file, scaling, target and split seed).  census: census_house.yaml as it is (Delve
-#: house-price-16H, a declared substitute for the paper's 119-dimensional census, compared only
-#: qualitatively; the Gram figures take a random 5,000 of its training part, GRAM_DATASETS).
-VARIANTS: dict[str, tuple[str, dict]] = {
-    "cpu_act_qmc": ("cpu_act", {"split": {"n_train": 6554, "n_test": 1638}}),
-    "house_16h": ("census_house", {}),
-}
-
-
 def dataset_config(name: str) -> dict:
-    """The dataset config ``configs/dataset/<name>.yaml``, resolved; a name of VARIANTS is its config
-    with the paper's settings, named ``name``."""
-    base, settings = VARIANTS.get(name, (name, None))
-    cfg = OmegaConf.load(Path(config.CONFIG_DIR, "dataset", f"{base}.yaml"))
-    if settings is not None:
-        cfg = OmegaConf.merge(cfg, {"name": name, **settings})
-    return OmegaConf.to_container(cfg, resolve=True)
+    """The dataset config ``configs/dataset/<name>.yaml``, resolved."""
+    return OmegaConf.to_container(OmegaConf.load(Path(config.CONFIG_DIR, "dataset", f"{name}.yaml")), resolve=True)
 
 
 def load(name: str, mirror: str | None = None):
@@ -130,10 +113,10 @@ def bind_inputs(folder: Path, out: Path, datasets: Mapping[str, str], **inputs) 
     """:func:`rfbench.engine.records.bind_inputs` for the results under ``folder``: bound to ``inputs`` and
     to the dataset configs of ``datasets``, which maps the name a sigma choice is recorded under
     (``<out>/sigma/<name>.csv``, derived from them too) to the config it is chosen on.  As in run
-    ids, keys that cannot change the numbers (the mirror, a key at its implied default, the
-    ``deviations`` prose) are left out."""
+    ids, keys that cannot change the numbers (the mirror, a key at its implied default) are left
+    out, and so is the ``deviations`` prose."""
     configs = {name: {key: value for key, value in dataset_config(config_name).items()
-                      if config.identifies_run(f"dataset.{key}", value)}
+                      if key != "deviations" and config.identifies_run(f"dataset.{key}", value)}
                for name, config_name in datasets.items()}
     records.bind_inputs(folder, {"datasets": configs, **inputs}, *(out / "sigma" / f"{name}.csv" for name in datasets))
 
