@@ -9,7 +9,7 @@ A paper's campaign is ``configs/campaign/<paper>.yaml``::
         doc: exact kernel SVMs of Tables 1-3      # one line, shown by ``make help``
         needs: [fig1]          # targets whose jobs join this launch and whose steps run first
         sweeps:                # Hydra overrides; a comma list sweeps (Hydra's basic sweeper syntax)
-          - [${vars.svm}, "dataset=letter_li,magic_li", classifier.metric=gmm]
+          - [${vars.svm}, "dataset=letter_li,magic_li", classifier.kernel=gmm]
         steps:                 # then: python -m rfbench.papers.<paper>.<module> <args> --results <dir>
           - [report, tables]
 

@@ -11,7 +11,8 @@ option's name (for messages and result columns); ``_target_: null`` means no com
 - a feature map as ``cls.from_kernel(kernel, **params)`` for that kernel object, a trial's
   ``random_state``, and ``n_components = round(m_over_d * d)`` when ``m_over_d`` sizes it;
 - a model with ``random_state``, ``n_jobs`` and ``progress`` when its constructor takes them, a
-  grid given as powers of two, ``log2_<p>: [e, ...]``, passed as ``<p>_grid = [2^e, ...]``.
+  grid given as powers of two, ``log2_<p>: [e, ...]``, passed as ``<p>_grid = [2^e, ...]`` (or as
+  the list ``<p>_grid: [...]`` itself; the one of the two set to null is left out).
 
 Compatibility is declared by the classes: a feature map's ``approximates`` (kernel classes) and a
 model's ``tasks`` ("classification", "regression"); :func:`check_compatible` refuses a mismatch
@@ -144,16 +145,24 @@ def _params(group: str, node: Mapping[str, Any], cls: type, *, drop_none: bool =
     """Constructor arguments of a component node (see the module docstring)."""
     params = {}
     for key, value in node.items():
-        if key in ENGINE_KEYS or drop_none and value is None:
+        if key in ENGINE_KEYS or value is None and (drop_none or _is_grid(key)):
             continue
         if key.startswith("log2_"):
             key, value = f"{key[5:]}_grid", _powers_of_two(f"{group}.{key}", value)
+        if key in params:  # log2_<p> and <p>_grid both set: which one counts would be hidden
+            raise ConfigError(f"{group}.{key} and {group}.log2_{key[:-5]} are both set; set one of them "
+                              "and the other to null")
         params[key] = value
     unknown = sorted(set(params) - set(_signature(cls)))
     if unknown and not any(p.kind is p.VAR_KEYWORD for p in _signature(cls).values()):
         raise ConfigError(f"{group}.{unknown[0]} is not a parameter of {group}={node.get('name')} "
                           f"({cls.__name__}); its parameters: {', '.join(_signature(cls))}")
     return params
+
+
+def _is_grid(key: str) -> bool:
+    """Whether a component key gives a grid (``log2_<p>`` or ``<p>_grid``)."""
+    return key.startswith("log2_") or key.endswith("_grid")
 
 
 def _powers_of_two(key: str, exponents: Any) -> list[float]:
@@ -196,10 +205,10 @@ def reported_as(group: str, cfg: Mapping[str, Any]) -> Iterator[None]:
 
 def _config_key(node: Mapping[str, Any], param: str) -> str | None:
     """The key of ``node`` that sets constructor parameter ``param`` (``log2_C`` sets ``C_grid``)."""
+    if param.endswith("_grid") and node.get(param) is None and f"log2_{param[:-5]}" in node:
+        return f"log2_{param[:-5]}"
     if param in node and param not in ENGINE_KEYS:
         return param
-    if param.endswith("_grid") and f"log2_{param[:-5]}" in node:
-        return f"log2_{param[:-5]}"
     return None
 
 

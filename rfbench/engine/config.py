@@ -35,6 +35,9 @@ EXECUTION_KEYS = (
     "experiment.blas_threads", "experiment.chunk_rows", "experiment.gram_block", "classifier.n_jobs",
 )
 
+#: Prose recorded with a run (its config.yaml, a column of its rows) that says how it departs from a
+#: paper: information, not identity, so rewording it orphans no recorded run.
+DESCRIPTION_KEYS = ("dataset.deviations",)
 
 #: Where a dataset's bytes come from, not what they are (each file's own sha256 stays in the
 #: run id): pinning a URL's hash or adding a mirror must not orphan the recorded runs.
@@ -53,12 +56,12 @@ IMPLIED_VALUES: dict[str, Any] = {
 def identifies_run(key: str, value: Any = None) -> bool:
     """Whether a flattened config key (at ``value``) is part of the run id.
 
-    Left out: execution settings (EXECUTION_KEYS), where the data came from (PROVENANCE_KEYS),
-    the code a component runs (``_target_``: ``name`` names the component) and keys at their
-    IMPLIED_VALUES.
+    Left out: execution settings (EXECUTION_KEYS), prose (DESCRIPTION_KEYS), where the data came
+    from (PROVENANCE_KEYS), the code a component runs (``_target_``: ``name`` names the component)
+    and keys at their IMPLIED_VALUES.
     """
-    return not (key in EXECUTION_KEYS or PROVENANCE_KEYS.fullmatch(key) or key.endswith("._target_")
-                or key in IMPLIED_VALUES and value == IMPLIED_VALUES[key])
+    return not (key in EXECUTION_KEYS or key in DESCRIPTION_KEYS or PROVENANCE_KEYS.fullmatch(key)
+                or key.endswith("._target_") or key in IMPLIED_VALUES and value == IMPLIED_VALUES[key])
 
 
 class ConfigError(ValueError):

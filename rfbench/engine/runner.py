@@ -92,14 +92,15 @@ def _remove_if_no_trials(out: Path, new: list[Path]) -> None:
 
 def _prepare(cfg: dict, out: Path, start: float) -> list[int]:
     """Clear what killed writers left (temporaries, a row cut short); return the trials to do, and
-    write the config of a run that has some (one resumed with nothing to do keeps its record:
-    execution keys such as ``blas_threads`` change with the launcher, not the results)."""
+    write the run's config once, when it starts (a resume keeps the record: execution keys such as
+    ``blas_threads`` change with the launcher, and prose such as ``dataset.deviations`` with the
+    docs, not the results)."""
     for tmp in atomic.remove_stale_temporaries(out, before=start):
         log.info("removed %s, left by a killed write", tmp)
     records.repair_trials(out / "trials.csv")
     trials = range(cfg["experiment"]["trials"])
     todo = list(trials) if cfg["experiment"]["force"] else sorted(set(trials) - records.recorded(out / "trials.csv"))
-    if todo or not (out / "config.yaml").exists():
+    if not (out / "config.yaml").exists():
         records.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
     return todo
 

@@ -7,7 +7,10 @@ exact Gram, for Li's tables of exact-kernel accuracies.  The grid reuses its wor
   given) serves every gamma of the RBF kernel exp(-gamma ||x - y||^2);
 * ONE Gram per gamma serves every C: each CV fold fits on slices of it, none is recomputed.
 
-A callable kernel (e.g. a GMM kernel) gives one Gram, which serves every C.
+A callable kernel (e.g. a GMM kernel) gives one Gram, which serves every C.  ``"cosine_rbf"`` is
+Li's RBF exp(-gamma (1 - rho)), rho the cosine of x and y (Li 2017, eq. 8): the rows are scaled to
+unit l2 norm, so 1 - rho = ||u - v||^2 / 2, and one matrix of those half squared distances serves
+every gamma.
 
 Memory: an n x n float64 matrix takes 8 n^2 bytes, so 24 GiB hold one up to n = 56,755 training
 points.  ``fit`` holds the distances, one Gram and one fold's slices (n_train x n_fold_train
@@ -22,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.preprocessing import normalize
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_array, check_is_fitted
 
@@ -36,6 +40,10 @@ DEFAULT_GAMMA_GRID: tuple[float, ...] = tuple(float(g) for g in 2.0 ** np.arange
 
 SELECTIONS: tuple[str, ...] = ("cv", "test_grid")
 
+#: Kernels swept over ``gamma_grid``: exp(-gamma ||x - y||^2), and the same on unit rows with
+#: half the squared distance, exp(-gamma (1 - rho)).
+GAMMA_KERNELS: tuple[str, ...] = ("rbf", "cosine_rbf")
+
 #: Upper bound on the test-train Gram rows computed at once in predict / decision_function.
 _CHUNK_BYTES = 32 * 2**20
 
@@ -47,14 +55,15 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    kernel : "rbf", a kernel name, or callable, default="rbf"
-        "rbf" is exp(-gamma ||x - y||^2) over ``gamma_grid``.  A name of
-        ``rfbench.kernel.KERNELS`` (e.g. "gmm", "linear") is that kernel with its default
+    kernel : "rbf", "cosine_rbf", a kernel name, or callable, default="rbf"
+        "rbf" is exp(-gamma ||x - y||^2) over ``gamma_grid``; "cosine_rbf" is exp(-gamma (1 - rho)),
+        rho the cosine of x and y, over ``gamma_grid`` (the rows scaled to unit norm first).  A name
+        of ``rfbench.kernel.KERNELS`` (e.g. "gmm", "linear") is that kernel with its default
         parameters on the data's dimension.  A callable ``kernel(A, B)`` returns the
         (len(A), len(B)) Gram.  Neither has a gamma (``gamma_grid`` is ignored, as SVC
         ignores ``gamma`` for kernels without one).
     gamma_grid : sequence of float, default=2^-4, 2^-2, 1, 4, 16
-        RBF gammas, all > 0.
+        The gammas of "rbf" and "cosine_rbf", all > 0.
     C_grid : sequence of float, default=2^-5, ..., 2^5
         Candidate values of C, all > 0.
     selection : {"cv", "test_grid"}, default="cv"
@@ -133,10 +142,10 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
 
     def check_params(self) -> None:
         """Raise ValueError naming the first invalid constructor parameter; ``fit`` calls it first."""
-        if not (self.kernel == "rbf" or self.kernel in KERNELS or callable(self.kernel)):
-            raise ValueError(f"kernel={self.kernel!r} is not valid; use 'rbf', a kernel name of "
+        if not (self.kernel in GAMMA_KERNELS or self.kernel in KERNELS or callable(self.kernel)):
+            raise ValueError(f"kernel={self.kernel!r} is not valid; use 'rbf', 'cosine_rbf', a kernel name of "
                              f"{sorted(KERNELS)}, or a callable kernel(A, B) -> Gram")
-        if self.kernel == "rbf":
+        if self.kernel in GAMMA_KERNELS:
             check_grid("gamma_grid", self.gamma_grid)
         check_grid("C_grid", self.C_grid)
         if self.selection not in SELECTIONS:
@@ -169,13 +178,15 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
         """
         self.check_params()
         X, y, X_test, y_test = self._check_data(X, y, X_test, y_test)
+        X, X_test = self._rows(X), None if X_test is None else self._rows(X_test)
         folds = (make_folds(self.cv, y, stratified=True, random_state=self.random_state)
                  if self.selection == "cv" else [])
         self._check_memory(len(X), 0 if X_test is None else len(X_test), folds)
         self.n_features_in_, self.X_train_, self._center = X.shape[1], X, X.mean(axis=0)
-        named = isinstance(self.kernel, str) and self.kernel != "rbf"
+        named = isinstance(self.kernel, str) and self.kernel not in GAMMA_KERNELS
         self._kernel = make_kernel(self.kernel, X.shape[1]) if named else self.kernel
-        gammas = np.asarray(self.gamma_grid, dtype=np.float64) if self.kernel == "rbf" else np.array([np.nan])
+        gammas = (np.asarray(self.gamma_grid, dtype=np.float64) if self.kernel in GAMMA_KERNELS
+                  else np.array([np.nan]))
         Cs = np.asarray(self.C_grid, dtype=np.float64)
         progress = Progress(self.progress, len(gammas) * len(Cs) * (len(folds) + (X_test is not None)) + 1)
         base, gram = self._score_grid(y, X_test, y_test, folds, gammas, Cs, progress)
@@ -260,18 +271,26 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
 
     def _base(self, A: np.ndarray) -> np.ndarray:
         """What every Gram between A and the training set derives from: for "rbf" the squared
-        distances (computed once per fit), for a callable kernel the Gram itself."""
-        if self.kernel == "rbf":
-            return squared_distances(A, self.X_train_, self._center)
-        return self._kernel(A, self.X_train_)
+        distances (computed once per fit), for "cosine_rbf" half of them (1 - rho on unit rows), for
+        a callable kernel the Gram itself."""
+        if self.kernel not in GAMMA_KERNELS:
+            return self._kernel(A, self.X_train_)
+        distances = squared_distances(A, self.X_train_, self._center)
+        if self.kernel == "cosine_rbf":
+            distances *= 0.5
+        return distances
+
+    def _rows(self, X: np.ndarray) -> np.ndarray:
+        """X with its rows scaled to unit l2 norm for "cosine_rbf", else X as is."""
+        return normalize(X) if self.kernel == "cosine_rbf" else X
 
     def _buffer(self, base: np.ndarray | None) -> np.ndarray | None:
         """Memory reused by the Gram of every gamma (none for a callable kernel: its base is the Gram)."""
-        return np.empty_like(base) if base is not None and self.kernel == "rbf" else None
+        return np.empty_like(base) if base is not None and self.kernel in GAMMA_KERNELS else None
 
     def _gram(self, base: np.ndarray, gamma: float, out: np.ndarray | None) -> np.ndarray:
-        """exp(-gamma D) into ``out`` for "rbf" (no temporary n x n array); the callable's Gram as is."""
-        if self.kernel != "rbf":
+        """exp(-gamma D) into ``out`` for a gamma kernel (no temporary n x n array); the callable's Gram as is."""
+        if self.kernel not in GAMMA_KERNELS:
             return base
         np.multiply(base, -gamma, out=out)
         return np.exp(out, out=out)
@@ -282,6 +301,7 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
         X = check_array(X, dtype=np.float64)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with {self.n_features_in_}")
+        X = self._rows(X)
         rows = max(1, _CHUNK_BYTES // (8 * len(self.X_train_)))
         for start in range(0, len(X), rows):
             base = self._base(X[start : start + rows])

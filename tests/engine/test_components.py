@@ -21,6 +21,15 @@ def compose_cfg(*overrides: str) -> dict:
         return config.to_dict(compose("config", overrides=list(overrides)))
 
 
+def test_a_grid_is_powers_of_two_or_a_list_not_both():
+    svm = ("kernel=linear", "feature_map=identity", "classifier=svc_precomputed")
+    listed = compose_cfg(*svm, "classifier.log2_gamma=null", "classifier.gamma_grid=[0.5,3]")
+    assert components.build_model(listed).gamma_grid == [0.5, 3]
+    assert components.build_model(compose_cfg(*svm)).gamma_grid == [2.0 ** e for e in (-4, -2, 0, 2, 4)]
+    with pytest.raises(config.ConfigError, match=r"^classifier.gamma_grid and classifier.log2_gamma are both set; "
+                                                 r"set one of them and the other to null$"):
+        components.build_model(compose_cfg(*svm, "classifier.gamma_grid=[0.5]"))
+
 def test_components_are_built_from_their_yaml():
     cfg = compose_cfg("kernel=sinh_gaussian", "feature_map.m_over_d=3", "classifier.log2_C=[-1,2]")
     kernel = components.build_kernel(cfg, 57)

@@ -65,7 +65,8 @@ def test_flatten_makes_one_column_per_leaf():
 
 
 def test_run_id_ignores_where_the_data_comes_from_but_not_what_it_is():
-    """Pinning a URL's hash or adding a mirror keeps the recorded runs; another file sha256 does not."""
+    """Pinning a URL's hash, adding a mirror or rewording the deviations keeps the recorded runs;
+    another file sha256 does not."""
     from omegaconf import OmegaConf
 
     from rfbench.cli import CONFIG_DIR
@@ -75,6 +76,7 @@ def test_run_id_ignores_where_the_data_comes_from_but_not_what_it_is():
     cfg["dataset"]["files"]["data"]["urls"][0]["sha256"] = "0" * 64
     cfg["dataset"]["mirror"] = "file:///path/to/mirror"
     cfg["dataset"]["allow_unverified"] = True
+    cfg["dataset"]["deviations"] = ["prose saying how the data departs from a paper, reworded later"]
     assert config.run_id(cfg) == base
     cfg["dataset"]["files"]["data"]["sha256"] = "0" * 64
     assert config.run_id(cfg) != base

@@ -128,8 +128,30 @@ def test_a_kernel_name_is_that_kernel_on_the_datas_dimension(data, name):
     by_object = PrecomputedKernelSVC(kernel=kernel, C_grid=CS, cv=3, random_state=1).fit(X, y, X_test, y_test)
     np.testing.assert_array_equal(by_name.grid_scores_, by_object.grid_scores_)
     assert by_name.test_scores_[0, 0] == SVC(kernel=kernel, C=CS[0]).fit(X, y).score(X_test, y_test)
-    with pytest.raises(ValueError, match=r"kernel='nope' is not valid; use 'rbf', a kernel name of \['cosh_gaussian'"):
+    valid = r"kernel='nope' is not valid; use 'rbf', 'cosine_rbf', a kernel name of \['cosh_gaussian'"
+    with pytest.raises(ValueError, match=valid):
         PrecomputedKernelSVC(kernel="nope").fit(X, y)
+
+
+def cosine_rbf(gamma):
+    """Li's eq. 8 written directly: exp(-gamma (1 - rho)), rho the cosine of the raw rows."""
+    def kernel(A, B):
+        A, B = A / np.linalg.norm(A, axis=1, keepdims=True), B / np.linalg.norm(B, axis=1, keepdims=True)
+        return np.exp(-gamma * (1.0 - A @ B.T))
+    return kernel
+
+
+def test_cosine_rbf_equals_svc_on_the_cosine_kernel_at_every_grid_point(data):
+    X, y, X_test, y_test = data
+    signed, signed_test = X - 10.0, X_test - 10.0  # rows of every direction, so rho spans [-1, 1]
+    model = PrecomputedKernelSVC(kernel="cosine_rbf", gamma_grid=GAMMAS, C_grid=CS, selection="test_grid")
+    model.fit(signed, y, signed_test, y_test)
+    expected = [[SVC(kernel=cosine_rbf(g), C=C).fit(signed, y).score(signed_test, y_test) for C in CS]
+                for g in GAMMAS]
+    np.testing.assert_allclose(model.test_scores_, expected)
+    best = np.unravel_index(np.argmax(model.test_scores_), model.test_scores_.shape)
+    assert model.score(signed_test, y_test) == pytest.approx(model.test_scores_[best])
+    assert model.gamma_ in GAMMAS and model.selected_on_test_
 
 
 def test_threads_and_progress_do_not_change_the_result(data):
@@ -159,7 +181,7 @@ def test_memory_limit_refuses_and_its_suggested_n_fits(data):
 @pytest.mark.parametrize("params, fit_kwargs, message", [
     ({"C_grid": []}, {}, r"C_grid must be a non-empty 1-D sequence of floats > 0, got \[\]"),
     ({"gamma_grid": [1.0, 0.0]}, {}, r"every value of gamma_grid must be finite and > 0, got gamma_grid\[1\] = 0.0"),
-    ({"kernel": "poly"}, {}, r"kernel='poly' is not valid; use 'rbf', a kernel name of"),
+    ({"kernel": "poly"}, {}, r"kernel='poly' is not valid; use 'rbf', 'cosine_rbf', a kernel name of"),
     ({"selection": "test"}, {}, r"selection='test' is not valid; choose one of \('cv', 'test_grid'\)"),
     ({"selection": "test_grid"}, {},
      r"selection='test_grid' scores every grid point on a test set: call fit\(X, y, X_test=..., y_test=...\)"),

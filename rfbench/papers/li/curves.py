@@ -43,12 +43,12 @@ def grids(root: Path, point: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def fig6(root: Path, out: Path, paper_dataset: dict[str, str]) -> pd.DataFrame:
     """Fig. 6 from the test-grid runs below ``root``: ``out/fig6.{csv,png,md}``."""
-    trials, grid = grids(root, ["dataset.name", "classifier.metric", "classifier.selection"])
+    trials, grid = grids(root, ["dataset.name", "classifier.kernel", "classifier.selection"])
     grid = grid[grid["classifier.selection"] == "test_grid"]
-    curves = (grid.groupby(["dataset.name", "classifier.metric", "C"])["test_score"].max()
+    curves = (grid.groupby(["dataset.name", "classifier.kernel", "C"])["test_score"].max()
               .mul(100).rename("accuracy").reset_index())
     curves["dataset"] = curves["dataset.name"].map(paper_dataset).fillna(curves["dataset.name"])
-    curves["method"] = curves["classifier.metric"].map({"cosine_rbf": "rbf"}).fillna(curves["classifier.metric"])
+    curves["method"] = curves["classifier.kernel"].map({"cosine_rbf": "rbf"}).fillna(curves["classifier.kernel"])
     curves = curves[["dataset", "method", "C", "accuracy"]]
     records.write_csv(out / "fig6.csv", curves)
     names = list(dict.fromkeys(curves["dataset"]))

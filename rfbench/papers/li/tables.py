@@ -1,7 +1,7 @@
 """Li (KDD 2017) Tables 1-3: exact kernel SVMs (linear, RBF at its best (gamma, C), GMM), ours
 next to the published accuracies, with a verdict per cell.
 
-The runs are the ``li-tables`` sweep (``classifier=svc_named``, one trial each, below
+The runs are the ``li-tables`` sweep (``classifier=svc_precomputed``, one trial each, below
 ``<results>/li/kernel_svm/runs``). The paper picks (gamma, C) by the best test accuracy on the
 grid; so do our ``selection=test_grid`` runs, which get the verdicts. Beyond the paper, the same
 models with 5-fold CV selection on the training set are shown beside them, so the optimism of
@@ -28,7 +28,7 @@ PAPER = "li"
 #: The tree of runs below ``<results>/li``.
 RUNS = "kernel_svm"
 #: Config columns that tell the cells apart.
-POINT = ["dataset.name", "classifier.metric", "classifier.selection"]
+POINT = ["dataset.name", "classifier.kernel", "classifier.selection"]
 #: Our dataset configs and the paper's names for them.
 PAPER_DATASET = {
     "letter_li": "Letter", "spambase_li": "SpamBase", "robot_navigation_li": "RobotNavi",
@@ -247,7 +247,7 @@ def _scaling_summary(side: pd.DataFrame) -> str:
 def paper_names(trials: pd.DataFrame, paper_dataset: dict[str, str] = PAPER_DATASET) -> pd.DataFrame:
     """The trials with the paper's ``dataset`` name (ours where it has none) and ``method`` column."""
     return trials.assign(dataset=trials["dataset.name"].map(paper_dataset).fillna(trials["dataset.name"]),
-                         method=trials["classifier.metric"].map(METHOD))
+                         method=trials["classifier.kernel"].map(METHOD))
 
 
 def c_grids(trials: pd.DataFrame) -> list[tuple[str, str]]:

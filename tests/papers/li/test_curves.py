@@ -17,7 +17,7 @@ def write_run(root, run_id, config, grid):
 
 
 def svm(dataset, metric, log2_C="[0, 2]"):
-    return {"dataset.name": dataset, "classifier.metric": metric, "classifier.selection": "test_grid",
+    return {"dataset.name": dataset, "classifier.kernel": metric, "classifier.selection": "test_grid",
             "classifier.log2_C": log2_C}
 
 

@@ -12,7 +12,7 @@ WIDE_C = "[-6, -4, -2, 0, 2, 4, 6, 8, 10, 12, 14, 16]"
 def write_run(root, run_id, dataset, metric, selection, accuracy, gamma=float("nan"), **config):
     run = root / "runs" / run_id
     run.mkdir(parents=True)
-    pd.DataFrame([{"dataset.name": dataset, "classifier.metric": metric, "classifier.selection": selection,
+    pd.DataFrame([{"dataset.name": dataset, "classifier.kernel": metric, "classifier.selection": selection,
                    "run_id": run_id, "trial": 0, "test_accuracy": accuracy, "gamma": gamma, "C": 1.0,
                    "classifier.log2_C": WIDE_C,
                    "deviations": "selected on test" if selection == "test_grid" else "", **config}]).to_csv(

@@ -1,0 +1,201 @@
+"""Migrate recorded runs to the current configs and run ids.
+
+    python -m rfbench.engine.migrate results [--dry-run]
+
+A change to the configs or to what the run id hashes orphans the runs recorded before it: their
+folder is named by the old id, their ``config.yaml`` composes no more.  For every run below the
+root (``<...>/runs/<run_id>/config.yaml``) this applies :data:`STEPS` to its config, recomputes
+the run id with the current code (:func:`rfbench.engine.config.run_id`), rewrites the config, the
+config columns of its rows (renamed as :data:`RENAMED_COLUMNS` says, changed values, new keys) and
+the ``run_id`` column of every CSV of the run, then renames the folder.  Each file is replaced
+atomically and the folder renamed last, so a migration cut short is finished by running it again;
+a run already migrated is left as it is (a second run does nothing).  Two runs that would get one
+id are refused before anything is changed (exit 2).
+
+The steps so far (issue 34, item 5): ``classifier=svc_named`` (``NamedKernelSVC``) became
+``classifier=svc_precomputed`` with ``kernel: <its metric>`` and its gammas as the list
+``gamma_grid``; ``dataset.deviations`` left the run id (no config change, a new id).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from omegaconf import OmegaConf
+
+from rfbench.engine.config import flatten, run_id
+from rfbench.engine.records import write_atomic
+
+Config = dict[str, Any]
+
+
+def fold_named_kernel_svm(cfg: Config) -> Config:
+    """``classifier=svc_named`` -> ``svc_precomputed``: ``metric`` becomes ``kernel`` (the same
+    names), its ``gamma_grid`` stays a list beside ``log2_gamma: null``; the other keys are kept."""
+    node = cfg.get("classifier") or {}
+    if node.get("name") != "svc_named":
+        return cfg
+    folded = {"_target_": "rfbench.model.kernel_svm.PrecomputedKernelSVC", "name": "svc_precomputed",
+              "kernel": node["metric"], "log2_gamma": None, "gamma_grid": node["gamma_grid"]}
+    folded.update((k, v) for k, v in node.items() if k not in {*folded, "metric"})
+    return {**cfg, "classifier": folded}
+
+
+#: Config transforms, in the order they were introduced; each leaves a migrated config unchanged.
+STEPS: tuple[Callable[[Config], Config], ...] = (fold_named_kernel_svm,)
+#: Flattened config keys renamed by a step: old column -> new column.
+RENAMED_COLUMNS = {"classifier.metric": "classifier.kernel"}
+
+
+@dataclass
+class Migration:
+    """What migrating one run changes: its folder, and the new text of each file that changes."""
+
+    old: Path
+    new: Path
+    files: dict[str, str]
+
+
+def migrate_config(cfg: Config) -> Config:
+    """``cfg`` with every step of :data:`STEPS` applied."""
+    for step in STEPS:
+        cfg = step(cfg)
+    return cfg
+
+
+def plan(root: Path) -> list[Migration]:
+    """The migration of every run below ``root`` that needs one; ValueError if two runs would collide.
+
+    A run reached through a link out of ``root`` is left alone (the migration writes only below it).
+    """
+    inside = root.resolve()
+    runs = [c.parent for c in sorted(root.rglob("runs/*/config.yaml")) if c.resolve().is_relative_to(inside)]
+    migrations = [m for m in map(plan_run, runs) if m]
+    check_collisions(root, migrations)
+    return migrations
+
+
+def plan_run(run: Path) -> Migration | None:
+    """How the run in folder ``run`` migrates (None when it is up to date)."""
+    old_cfg = OmegaConf.to_container(OmegaConf.load(run / "config.yaml"))
+    new_cfg = migrate_config(old_cfg)
+    new_id = run_id(new_cfg)
+    files = {}
+    if new_cfg != old_cfg:
+        files["config.yaml"] = OmegaConf.to_yaml(OmegaConf.create(new_cfg))
+    for path in sorted(p for p in run.glob("*.csv") if not p.is_symlink()):
+        text = path.read_text()
+        rewritten = rewrite_csv(text, flatten(old_cfg), flatten(new_cfg), new_id)
+        if rewritten != text:
+            files[path.name] = rewritten
+    if not files and new_id == run.name:
+        return None
+    return Migration(run, run.with_name(new_id), files)
+
+
+def rewrite_csv(text: str, old: Mapping[str, Any], new: Mapping[str, Any], new_id: str) -> str:
+    """A run's CSV with its ``run_id`` cells set to ``new_id`` and its config columns migrated.
+
+    ``old`` and ``new`` are the flattened configs before and after the steps.  In each row a
+    renamed column keeps its cell, a key whose value a step changed takes the new value, a key a
+    step added gets a column (after the key before it in ``new``), a removed key loses its column;
+    every other cell, such as an execution key of a row written by an earlier resume, is kept.
+    """
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        return text
+    renamed = {o: n for o, n in RENAMED_COLUMNS.items() if o in old and n in new}
+    changed = {k: _cell(v) for k, v in new.items() if k in old and old[k] != v or k not in old
+               and k not in renamed.values()}
+    removed = set(old) - set(new) - set(renamed)
+    header = [renamed.get(c, c) for c in rows[0]]
+    columns = [c for c in header if c not in removed]
+    if any("." in c for c in header):  # config columns: the rows of trials.csv
+        previous = None
+        for key in new:
+            if key not in columns and key not in old and key not in renamed.values():
+                columns.insert(columns.index(previous) + 1 if previous in columns else 0, key)
+            previous = key
+    else:
+        changed = {}
+    records = [dict(zip(header, row)) for row in rows[1:]]
+    for record in records:
+        record.update({k: v for k, v in changed.items() if k in columns})
+        if "run_id" in record:
+            record["run_id"] = new_id
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows([columns, *([r.get(c, "") for c in columns] for r in records)])
+    return out.getvalue()
+
+
+def _cell(value: Any) -> str:
+    """A flattened config value as pandas writes it in a CSV cell (None: an empty cell)."""
+    return "" if value is None else str(value)
+
+
+def check_collisions(root: Path, migrations: list[Migration]) -> None:
+    """Raise ValueError naming the runs if two would share a folder, or one would land on a run
+    that stays where it is."""
+    moving = {m.old for m in migrations if m.new != m.old}
+    landing: dict[Path, Path] = {}
+    for m in migrations:
+        if m.new == m.old:
+            continue
+        other = landing.setdefault(m.new, m.old)
+        if other != m.old or (m.new.exists() and m.new not in moving):
+            clash = other if other != m.old else m.new
+            raise ValueError(f"runs {clash.relative_to(root)} and {m.old.relative_to(root)} would both become "
+                             f"{m.new.relative_to(root)}: resolve by hand (remove one), nothing was changed")
+
+
+def apply(migrations: list[Migration]) -> None:
+    """Write each run's files (atomically), then move the runs to their new folders.
+
+    The folders move in two phases, through a hidden temporary name, so that a run may take the
+    folder another run is leaving.
+    """
+    for m in migrations:
+        for name, text in m.files.items():
+            write_atomic(m.old / name, text)
+    moving = [m for m in migrations if m.new != m.old]
+    for m in moving:
+        m.old.rename(_staging(m))
+    for m in moving:
+        _staging(m).rename(m.new)
+
+
+def _staging(m: Migration) -> Path:
+    return m.old.with_name(f".migrating-{m.old.name}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rfbench.engine.migrate", description=__doc__.split("\n\n")[0])
+    parser.add_argument("root", type=Path, help="a results tree, e.g. results")
+    parser.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
+    args = parser.parse_args(argv)
+    if not args.root.is_dir():
+        print(f"migrate: error: root={str(args.root)!r} is not a folder; give a results tree, e.g. results",
+              file=sys.stderr)
+        return 2
+    try:
+        migrations = plan(args.root)
+    except ValueError as err:
+        print(f"migrate: error: {err}", file=sys.stderr)
+        return 2
+    for m in migrations:
+        print(f"{m.old.relative_to(args.root)} -> {m.new.name}: {', '.join(m.files) or 'folder only'}")
+    verb = "would migrate" if args.dry_run else "migrated"
+    print(f"{verb} {len(migrations)} run(s) below {args.root}")
+    if not args.dry_run:
+        apply(migrations)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""The run-id migration on small generated results trees: renames, rewritten files, idempotence, refusals."""
+import pandas as pd
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
+
+from rfbench.engine import config, migrate
+from tests.conftest import REPO
+
+GAMMAS = [0.5, 1.0, 3]
+OLD_TARGET = "rfbench.named_kernel_svm.NamedKernelSVC"
+
+
+def named_config(metric="gmm", deviations=("prose",)):
+    """A run of the old ``classifier=svc_named`` as it was recorded (minimal groups)."""
+    return {"dataset": {"name": "toy", "deviations": list(deviations), "split": {"seed": 0}},
+            "kernel": {"_target_": "rfbench.kernel.LinearKernel", "name": "linear"},
+            "classifier": {"_target_": OLD_TARGET, "name": "svc_named", "metric": metric, "gamma_grid": GAMMAS,
+                           "log2_C": [-2, 0], "selection": "test_grid", "n_jobs": None},
+            "experiment": {"name": "li/kernel_svm", "trials": 2, "seed": 0, "blas_threads": None}}
+
+
+def write_run(root, run_id, cfg, accuracies=(0.75, 0.5)):
+    """A recorded run: config.yaml, trials.csv (config columns + metrics) and grid.csv, as the runner writes them."""
+    run = root / "li" / "kernel_svm" / "runs" / run_id
+    run.mkdir(parents=True)
+    (run / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(cfg)))
+    rows = [{**config.flatten(cfg), "run_id": run_id, "trial": t, "test_accuracy": a} for t, a in enumerate(accuracies)]
+    rows[1]["experiment.blas_threads"] = 2  # a row written by a resume under another launcher
+    pd.DataFrame(rows).to_csv(run / "trials.csv", index=False)
+    pd.DataFrame({"C": [0.25, 1.0], "test_score": [0.5, 0.75], "run_id": run_id, "trial": 0}).to_csv(
+        run / "grid.csv", index=False)
+    return run
+
+
+def snapshot(root):
+    return {p.relative_to(root): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_named_svm_run_moves_to_the_id_of_its_migrated_config(tmp_path):
+    old = write_run(tmp_path, "0123456789ab", named_config())
+    assert migrate.main([str(tmp_path)]) == 0
+    (run,) = (tmp_path / "li" / "kernel_svm" / "runs").iterdir()
+    cfg = OmegaConf.to_container(OmegaConf.load(run / "config.yaml"))
+    assert not old.exists() and run.name == config.run_id(cfg) != old.name
+    assert cfg["classifier"] == {"_target_": "rfbench.model.kernel_svm.PrecomputedKernelSVC",
+                                 "name": "svc_precomputed", "kernel": "gmm", "log2_gamma": None,
+                                 "gamma_grid": GAMMAS, "log2_C": [-2, 0], "selection": "test_grid", "n_jobs": None}
+    trials = pd.read_csv(run / "trials.csv")
+    assert "classifier.metric" not in trials and list(trials["classifier.kernel"]) == ["gmm", "gmm"]
+    columns = list(trials.columns)
+    assert columns[columns.index("classifier.kernel") + 1] == "classifier.log2_gamma"
+    assert trials["classifier.log2_gamma"].isna().all() and set(trials["classifier.name"]) == {"svc_precomputed"}
+    assert list(trials["run_id"]) == [run.name] * 2 and list(trials["test_accuracy"]) == [0.75, 0.5]
+    assert list(trials["experiment.blas_threads"].fillna(0)) == [0, 2]  # each row's execution keys kept
+    assert list(pd.read_csv(run / "grid.csv")["run_id"]) == [run.name] * 2
+
+
+def test_the_migrated_config_is_what_the_current_configs_compose():
+    """Li's campaign overrides give the folded config, so the migrated run is found complete."""
+    overrides = ["kernel=linear", "feature_map=identity", "classifier=svc_precomputed", "classifier.kernel=linear",
+                 "classifier.log2_gamma=null", "classifier.gamma_grid=[0.5,1.0,3]", "classifier.selection=test_grid"]
+    with initialize_config_dir(str(REPO / "configs"), version_base="1.3"):
+        composed = config.to_dict(compose("config", overrides=overrides))
+    old = {**composed, "classifier": {"_target_": OLD_TARGET, "name": "svc_named", "metric": "linear",
+                                      **{k: v for k, v in composed["classifier"].items()
+                                         if k not in ("_target_", "name", "kernel", "log2_gamma")}}}
+    assert config.run_id(old) != config.run_id(composed)
+    assert migrate.migrate_config(old) == composed and config.run_id(migrate.migrate_config(old)) == \
+        config.run_id(composed)
+
+
+def test_a_second_migration_and_a_dry_run_change_nothing(tmp_path, capsys):
+    write_run(tmp_path, "0123456789ab", named_config())
+    before = snapshot(tmp_path)
+    assert migrate.main([str(tmp_path), "--dry-run"]) == 0
+    assert snapshot(tmp_path) == before and "would migrate 1 run(s)" in capsys.readouterr().out
+    migrate.main([str(tmp_path)])
+    after = snapshot(tmp_path)
+    assert migrate.plan(tmp_path) == [] and migrate.main([str(tmp_path)]) == 0
+    assert snapshot(tmp_path) == after
+
+
+def test_a_run_whose_id_only_changes_is_renamed_with_its_files_ids(tmp_path):
+    """dataset.deviations left the run id: a liblinear run keeps its config, changes folder and ids."""
+    cfg = {**named_config(), "classifier": {"_target_": "rfbench.model.liblinear.LibLinearClassifier",
+                                            "name": "liblinear"}}
+    old = write_run(tmp_path, "0123456789ab", cfg)
+    before = {name: (old / name).read_text() for name in ("config.yaml", "trials.csv", "grid.csv")}
+    (migration,) = migrate.plan(tmp_path)
+    assert migration.new.name == config.run_id(cfg) and set(migration.files) == {"trials.csv", "grid.csv"}
+    migrate.apply([migration])
+    assert (migration.new / "config.yaml").read_text() == before["config.yaml"]
+    for name in ("trials.csv", "grid.csv"):  # byte for byte, but for the id
+        assert (migration.new / name).read_text() == before[name].replace(old.name, migration.new.name)
+
+
+def test_a_cut_migration_is_finished_by_the_next(tmp_path):
+    old = write_run(tmp_path, "0123456789ab", named_config())
+    (migration,) = migrate.plan(tmp_path)
+    for name, text in migration.files.items():  # killed after writing the files, before the rename
+        (old / name).write_text(text)
+    (again,) = migrate.plan(tmp_path)
+    assert again.new == migration.new and again.files == {}
+    migrate.apply([again])
+    assert sorted(p.name for p in old.parent.iterdir()) == [migration.new.name]
+
+
+def test_two_runs_that_would_collide_are_refused_and_nothing_changes(tmp_path, capsys):
+    """Runs differing only in their deviations prose get one id now: the migration refuses."""
+    write_run(tmp_path, "0123456789ab", named_config(deviations=["one wording"]))
+    write_run(tmp_path, "ba9876543210", named_config(deviations=["another wording"]))
+    before = snapshot(tmp_path)
+    assert migrate.main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("migrate: error: runs li/kernel_svm/runs/0123456789ab and li/kernel_svm/runs/ba9876543210 "
+                          "would both become li/kernel_svm/runs/") and "nothing was changed" in err
+    assert snapshot(tmp_path) == before
+
+
+def test_a_root_that_is_not_a_folder_is_refused(tmp_path, capsys):
+    assert migrate.main([str(tmp_path / "nope")]) == 2
+    assert capsys.readouterr().err == (f"migrate: error: root={str(tmp_path / 'nope')!r} is not a folder; "
+                                       "give a results tree, e.g. results\n")
+
+
+def test_a_run_reached_through_a_link_out_of_the_tree_is_left_alone(tmp_path):
+    outside = write_run(tmp_path / "elsewhere", "0123456789ab", named_config())
+    before = snapshot(outside)
+    link = tmp_path / "results" / "li" / "kernel_svm" / "runs" / "0123456789ab"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(outside, target_is_directory=True)
+    assert migrate.plan(tmp_path / "results") == [] and migrate.main([str(tmp_path / "results")]) == 0
+    assert snapshot(outside) == before and link.is_symlink()
