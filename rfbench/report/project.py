@@ -235,8 +235,8 @@ def _paper_section(found: Findings, root: Path) -> list[str]:
 
 
 def _cells_view(cells: pd.DataFrame) -> pd.DataFrame:
-    """One row per cell: ours and the published value with their uncertainties, the difference and threshold
-    at the cell's precision, the verdict, and the reason or cause."""
+    """One row per cell: ours and the published value at the cell's precision with their uncertainties (two
+    significant digits), the difference and threshold at the cell's precision, the verdict, the reason or cause."""
     view = []
     for _, row in cells.iterrows():
         step = _precision(row)
@@ -272,7 +272,7 @@ def _plain(value: float, decimals: int) -> str:
 def _with(value: float, u: float, decimals: int) -> str:
     if pd.isna(value):
         return ""
-    return _plain(value, decimals) + ("" if pd.isna(u) else f" ± {_plain(u, decimals)}")
+    return _plain(value, decimals) + ("" if pd.isna(u) else f" ± {u:.2g}")
 
 
 def _ours(row: pd.Series, decimals: int) -> str:

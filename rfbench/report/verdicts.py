@@ -241,7 +241,7 @@ def claim_records(claims: pd.DataFrame, paper: str, kind: Callable[[pd.Series], 
 def normalized(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` in the record's column order, its text columns blank rather than NaN."""
     frame = frame.reindex(columns=list(COLUMNS))
-    return frame.assign(**{c: frame[c].fillna("").astype(str) for c in TEXT})
+    return frame.assign(**{c: frame[c].astype(object).fillna("").astype(str) for c in TEXT})
 
 
 def validate(frame: pd.DataFrame, where: str = "verdict records") -> pd.DataFrame:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from rfbench.report import verdicts
@@ -36,7 +37,7 @@ def rules(table: pd.DataFrame) -> Rules:
     shift = float((cod["mean"] - cod["published"]).iloc[0]) if len(cod) else float("nan")
 
     def cause(row: pd.Series) -> str:
-        if row["dataset"] == "cod_rna":
+        if row["dataset"] == "cod_rna" and not np.isnan(shift):
             return (EXPLAINED + f"a shift shared by every method, the deterministic Linear included "
                     f"({shift:+.2f} points): the test set")
         if row["dataset"] == "spambase":
@@ -48,7 +49,8 @@ def rules(table: pd.DataFrame) -> Rules:
         return UNEXPLAINED
 
     return Rules(label=lambda row: f"{row['dataset']} {row['method']} {row['approximation']}",
-                 not_comparable=lambda row: COD_RNA if row["dataset"] == "cod_rna" else None, cause=cause)
+                 not_comparable=lambda row: COD_RNA if row["dataset"] == "cod_rna" else None,
+                 not_yet=lambda row: "make askrff-table1", cause=cause)
 
 
 def records(root: Path) -> pd.DataFrame:
