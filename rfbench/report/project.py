@@ -242,7 +242,8 @@ def _cells_view(cells: pd.DataFrame) -> pd.DataFrame:
         step = _precision(row)
         why = "; ".join(t for t in (row["reason"], row["cause"]) if t)
         view.append({"cell": row["cell"], "ours ± u (n)": _ours(row, step),
-                     "published ± u": _with(row["published"], row["u_published"], step), "unit": row["unit"],
+                     "published ± u": _with(row["published"], row["u_published"], _printed(row, step)),
+                     "unit": row["unit"],
                      "difference": signed(row["difference"], step), "threshold": _plain(row["threshold"], step),
                      "verdict": category(row), "reason; cause": why})
     return pd.DataFrame(view)
@@ -254,6 +255,14 @@ def _precision(row: pd.Series) -> int:
         if not pd.isna(scale) and scale > 0:
             return max(0, 1 - int(np.floor(np.log10(scale))))
     return 4
+
+
+def _printed(row: pd.Series, step: int) -> int:
+    """Decimals of the published value as the paper printed it (its uncertainty is then half a unit of its
+    last digit), else the cell's precision."""
+    if pd.isna(row["published_sd"]) and not pd.isna(row["u_published"]) and row["u_published"] > 0:
+        return max(0, int(round(-np.log10(2 * row["u_published"]))))
+    return step
 
 
 def signed(value: float, decimals: int) -> str:
