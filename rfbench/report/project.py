@@ -222,7 +222,8 @@ def _paper_section(found: Findings, root: Path) -> list[str]:
     if summary_file.exists():
         lines += ["### Reproducibility summary", "", *summary_file.read_text().splitlines()[2:]]
     if found.reports:
-        lines += ["Reports: " + ", ".join(_link(p, root) for p in found.reports) + ".", ""]
+        lines += ["Reports (their own tables keep the earlier fixed-tolerance verdicts, which these records "
+                  "supersede): " + ", ".join(_link(p, root) for p in found.reports) + ".", ""]
     cells = found.records[found.records["kind"] == CELL]
     for source, group in cells.groupby("source", sort=False):
         lines += [f"### {source}: ours beside the published values", "", _table(_cells_view(group)), ""]
