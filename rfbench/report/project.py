@@ -141,7 +141,8 @@ def collect(root: Path, paper: Paper) -> Findings:
               if DEVIATIONS <= set(pd.read_csv(p, nrows=0).columns)]
     deviations = pd.concat([*tables, _run_deviations(folder)], ignore_index=True)
     deviations = deviations.drop_duplicates(subset="deviation", ignore_index=True)
-    return Findings(paper, frame, deviations[["deviation", "reason"]], verdicts.report_files(folder, "*.md"))
+    reports = [p for p in verdicts.report_files(folder, "*.md") if p != folder / SUMMARY]
+    return Findings(paper, frame, deviations[["deviation", "reason"]], reports)
 
 
 def _run_deviations(folder: Path) -> pd.DataFrame:
@@ -220,7 +221,7 @@ def _paper_section(found: Findings, root: Path) -> list[str]:
         return [*lines, "Not yet run: no verdict record is committed.", ""]
     summary_file = root / paper.folder / SUMMARY
     if summary_file.exists():
-        lines += ["### Reproducibility summary", "", *summary_file.read_text().splitlines()[2:]]
+        lines += ["### Reproducibility summary", "", *summary_file.read_text().splitlines()[2:], ""]
     if found.reports:
         lines += ["Reports (their own tables keep the earlier fixed-tolerance verdicts, which these records "
                   "supersede): " + ", ".join(_link(p, root) for p in found.reports) + ".", ""]
