@@ -293,7 +293,9 @@ def _ours(row: pd.Series, decimals: int) -> str:
 
 
 def _table(frame: pd.DataFrame) -> str:
-    return frame.to_markdown(index=False, disable_numparse=True)
+    """``frame`` as a Markdown table; a "|" inside a cell (``|k MSE - V|``) escaped so that it stays in its cell."""
+    return frame.map(lambda v: v.replace("|", "\\|") if isinstance(v, str) else v).to_markdown(
+        index=False, disable_numparse=True)
 
 
 def _link(path: Path, root: Path) -> str:
