@@ -296,7 +296,7 @@ li-fig10: $(STAMP)  ## ijcnn1: GCWS b = 6 (its 44 indices: Li's b = 8 keeps them
 	$(LI_REPORT) fig10
 
 # --- The project's report: results/REPORT.md from every paper's committed results ---------------
-report: $(STAMP)  ## each paper's verdict records (results/<paper>/verdicts.csv, summary.md), then REPORT.md / REPORT.png from them
+report: $(STAMP)  ## every paper beside its published values, verdict counts per paper (REPORT.png)
 	$(BIN)/python -m rfbench.report.project --results $(RESULTS)
 
 # --- Rahimi & Recht (2007) Table 1: results/rr/ ---------------------------------------------
