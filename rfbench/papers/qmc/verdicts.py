@@ -9,8 +9,8 @@ One-run cpu cells of relative error (Halton in Table 1, every cell of Table 3) t
 the split-seed sweep's spread (``table1/splits.csv``: MC at s = 500 on 6 seeded partitions of cpu,
 the paper's partition being unknown); a gap no larger than the sweep's range is explained by it.
 Table 2's discrepancies are deterministic given the scramble seed: no spread is measured, and their
-gaps (ours above the paper's in every cell, by the ratios table2.md gives) are unexplained: D^2 depends on the box in units of sigma, and the paper
-gives neither its cpu sigma nor its feature scaling.
+gaps (ours above the paper's in every cell, by the ratios table2.md gives) are unexplained: D^2
+depends on the box in units of sigma, and the paper gives neither its cpu sigma nor its feature scaling.
 """
 from __future__ import annotations
 
@@ -66,6 +66,7 @@ NOTES = {
     "hard": "absolute cells: the paper gives neither cpu's partition nor its sigma, lambda or feature scaling, and "
             "its census data (119 features) is not obtainable; Table 2's discrepancies depend on the box in units "
             "of sigma, so no cell of it can be matched",
-    "remains": "Table 2's gaps (ours above the paper's in every cell) are unexplained; a spread over scramble seeds of the one-run "
-               "sequences is not measured (it needs new runs); the census rows can only be read qualitatively",
+    "remains": "Table 2's gaps (ours above the paper's in every cell) are unexplained; a spread over scramble seeds "
+               "of the one-run sequences is not measured (it needs new runs); the census rows can only be read "
+               "qualitatively",
 }
