@@ -68,6 +68,6 @@ NOTES = {
     "hard": "Table 1's absolute accuracies: the paper gives neither its partitions, its feature counts at M = 2d "
             "nor its multi-class scheme, and cod-rna.t is not obtainable; each cell's gap was traced to a "
             "measurement (split seeds, equal width, multi-class scheme) or is said to be unexplained",
-    "remains": "ijcnn1's Linear cell (+0.8) and letter's kernel cells (+0.8 to +3.0) are unexplained: no "
-               "LibLinear option we varied moves them, and the partition does not",
+    "remains": "ijcnn1's Linear cell and letter's kernel cells that do not agree are unexplained: no LibLinear "
+               "option we varied moves them, and the partition does not",
 }

@@ -96,7 +96,7 @@ NOTES = {
             "independent computation; the exact kernel SVMs on the mirror's datasets",
     "hard": "Tables 1-2's absolute accuracies: Li gives neither splits nor C grid nor preprocessing beyond unit rows, "
             "his linear column looks one-vs-rest, two datasets differ from his, and most of his datasets are not "
-            "obtainable; Fig. 7 at k = 4096 costs 7-18 CPU-min a trial",
+            "obtainable; Fig. 7 at k = 4096 costs minutes of CPU a trial",
     "remains": "the GMM and RBF gaps the preprocessing study does not close, and every dataset the mirror lacks "
                "(Table 3's MNIST variants, Table 2's large sets)",
 }
