@@ -9,7 +9,10 @@
 - :mod:`~rfbench.report.render`: Markdown (side by side or in the paper's layout, with verdict
   counts) and the figure of differences; :mod:`~rfbench.report.plotting`: the shared figure helpers.
 - :mod:`~rfbench.report.runs`: a paper's tree of runs, one run per point.
-- :mod:`~rfbench.report.project`: ``results/REPORT.md``, every paper's verdicts counted together.
+- :mod:`~rfbench.report.verdicts`: the verdict record, one schema for every paper (cell, ours with its
+  uncertainty, published with its uncertainty, verdict, reason, cause, evidence), the uncertainty rule
+  and the categories; :mod:`~rfbench.report.summary`: a paper's reproducibility summary from its records.
+- :mod:`~rfbench.report.project`: ``results/REPORT.md``, built from every paper's records alone.
 
 What is one paper's own (its published values, layout, claim checks, figures) lives in
 :mod:`rfbench.papers`.

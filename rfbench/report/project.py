@@ -1,30 +1,26 @@
-"""The project's report: every paper's results beside its published values, on one page.
+"""The project's report: every paper's verdict records, counted and shown on one page.
 
     python -m rfbench.report.project [--results results]      (make report)
 
-writes ``<results>/REPORT.md`` and ``<results>/REPORT.png`` (verdict counts per paper) from the
-committed results alone, in seconds: nothing is run or recomputed.
+writes, for every paper, ``<results>/<paper>/verdicts.csv`` (its verdict records,
+:mod:`rfbench.report.verdicts`) and ``<results>/<paper>/summary.md`` (its reproducibility summary),
+then ``<results>/REPORT.md`` and ``<results>/REPORT.png`` from those records alone, in seconds:
+nothing is run or recomputed.
 
 How a paper joins
 -----------------
-A paper is an entry of :data:`PAPERS` (its results folder, title, text and make target).  Its
-report targets leave, anywhere below ``<results>/<folder>/`` (run folders aside), the files of
-the generic report layer, recognised by their columns:
-
-- comparison tables, the output of :func:`rfbench.report.compare.compare` written as CSV
-  (AsK-RFF's ``table1/table1.csv``): each cell, ours beside the published value, with its verdict;
-- claim tables, the output of :func:`~rfbench.report.compare.check_claims` (``claims.csv``);
-- deviation lists, ``deviation, reason`` (``deviations.csv``): how the protocol departs from the
-  paper and why; the ``deviations`` recorded in the runs' ``trials.csv`` are added to them;
-- Markdown reports (``*.md``), which the project report links.
-
-A paper with no comparison or claim table yet is listed as not yet run.  A paper whose module
-writes none of these files may supply its claims through :attr:`Paper.claims` instead.
+A paper is an entry of :data:`PAPERS` (its results folder, title, text and make target) and a module
+``rfbench/papers/<folder>/verdicts.py`` with ``records(root) -> DataFrame`` (the verdict records of
+its committed comparison and claim tables) and ``NOTES`` (what was easy, hard, and remains). Besides
+them the report reads, below ``<results>/<folder>/`` (run folders aside), the deviation lists
+``deviation, reason`` (``deviations.csv``), with the ``deviations`` recorded in the runs'
+``trials.csv``, and links the Markdown reports (``*.md``). A paper without records is listed as not
+yet run.
 """
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,20 +32,42 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from rfbench.engine import records  # noqa: E402
-from rfbench.papers.tutorial import report as tutorial  # noqa: E402
-from rfbench.report import plotting, render, runs
-from rfbench.report.compare import FAILS, HOLDS, NOT_RUN, VERDICTS, ClaimCheck  # noqa: E402
+from rfbench.report import plotting, runs, summary, verdicts  # noqa: E402
+from rfbench.report.verdicts import (  # noqa: E402
+    AGREES,
+    CELL,
+    CHECK,
+    CLAIM,
+    FAILS,
+    HIGHER,
+    HOLDS,
+    LOWER,
+    NO_PUBLISHED,
+    NOT_COMPARABLE,
+    NOT_OBTAINABLE,
+    NOT_YET,
+)
 
-#: Columns that make a CSV a comparison table (:func:`rfbench.report.compare.compare`).
-COMPARISON = {"source", "metric", "unit", "mean", "sd", "n", "published", "published_sd", "difference",
-              "threshold", "verdict"}
-#: Columns that make a CSV a claim table (:func:`rfbench.report.compare.check_claims`).
-CLAIMS = {"source", "dataset", "claim", "verdict", "evidence"}
 #: Columns that make a CSV a list of deviations from the paper's protocol.
 DEVIATIONS = {"deviation", "reason"}
-#: Columns of a comparison table that are not keys of its cells.
-_VALUES = COMPARISON - {"source"} | {"note"}
-REPORT, FIGURE = "REPORT.md", "REPORT.png"
+REPORT, FIGURE, SUMMARY = "REPORT.md", "REPORT.png", "summary.md"
+BETTER, WORSE = "ours better", "ours worse"
+#: The report's categories, in order: cells (higher and lower split by the metric's direction), then claims.
+CATEGORIES = (AGREES, BETTER, WORSE, NOT_COMPARABLE, NOT_OBTAINABLE, NOT_YET, NO_PUBLISHED,
+              f"{CLAIM} {HOLDS}", f"{CLAIM} {FAILS}", f"{CLAIM} {NOT_YET}",
+              f"{CHECK} {HOLDS}", f"{CHECK} {FAILS}", f"{CHECK} {NOT_YET}")
+#: Per category: colour and hatch in REPORT.png, and its label in the legend.
+STYLE = {AGREES: ("C2", None, "cells: agree"), BETTER: ("C0", None, "cells: ours better (higher / lower)"),
+         WORSE: ("C3", None, "cells: ours worse (higher / lower)"),
+         NOT_COMPARABLE: ("#e0a030", "xx", "cells: not comparable (other data or protocol)"),
+         NOT_OBTAINABLE: ("0.88", "//", "cells: not run, data not obtainable"),
+         NOT_YET: ("0.45", None, "cells: not run yet"), NO_PUBLISHED: ("0.7", "..", "cells: no published value"),
+         f"{CLAIM} {HOLDS}": ("#9ad09a", "++", "paper's claims: hold"),
+         f"{CLAIM} {FAILS}": ("#f0a0a0", "++", "paper's claims: fail"),
+         f"{CLAIM} {NOT_YET}": ("0.6", "++", "paper's claims: not run yet"),
+         f"{CHECK} {HOLDS}": ("#9ad09a", "oo", "our checks: hold"),
+         f"{CHECK} {FAILS}": ("#f0a0a0", "oo", "our checks: fail"),
+         f"{CHECK} {NOT_YET}": ("0.6", "oo", "our checks: not run yet")}
 
 
 @dataclass(frozen=True)
@@ -59,53 +77,19 @@ class Paper:
     Parameters
     ----------
     folder : str
-        Its results folder, ``<results>/<folder>``.
+        Its results folder, ``<results>/<folder>``, and its package ``rfbench.papers.<folder>``.
     title : str
         Authors, year and title.
     text : str
         Its text in ``../shared/papers/``.
     target : str
         The make target that reruns it.
-    claims : callable, optional
-        ``claims(folder) -> DataFrame`` in :func:`~rfbench.report.compare.check_claims`'s columns,
-        for a paper whose report writes no ``claims.csv``.
     """
 
     folder: str
     title: str
     text: str
     target: str
-    claims: Callable[[Path], pd.DataFrame] | None = None
-
-
-def tutorial_claims(folder: Path) -> pd.DataFrame:
-    """The Bochner tutorial's two statements about its demo, judged on ``tutorial.csv``.
-
-    Its report (:mod:`rfbench.papers.tutorial.report`) states the finding in prose; here it becomes two
-    claims: the kernel the features estimate, and "when K >= 50, the error is nearly nonexistent"
-    (read as an RMS error below a tenth of the stated kernel's value).
-    """
-    if not (folder / "tutorial.csv").exists():
-        return pd.DataFrame(columns=[*CLAIMS])
-    table = pd.read_csv(folder / "tutorial.csv").set_index("K")
-    D = tutorial.X - tutorial.Y
-    stated, limit = float(tutorial.stated_target(D)), float(tutorial.exact_limit(D))
-    top = table.index.max()
-    estimate = table.loc[top, "mean_estimate"]
-    kernel = ClaimCheck(bool(abs(estimate - stated) < abs(estimate - limit)),
-                        f"mean estimate at K = {top}: {estimate:.4f}; stated kernel (2 pi)^-1/2 exp(-D^2/2) = "
-                        f"{stated:.4f}; the estimator's limit exp(-D^2/2) = {limit:.4f} (D = {D:g})")
-    late = table.loc[50:]
-    worst, actual = late["rms_error_vs_stated"].min(), late.loc[50, "rms_error_vs_limit"]
-    error = ClaimCheck(bool(worst < 0.1 * stated),
-                       f"RMS error against the stated kernel for K >= 50: at least {worst:.4f} "
-                       f"(tenth of the stated value: {0.1 * stated:.4f}); against the actual limit "
-                       f"{actual:.4f} at K = 50, falling like K^-1/2")
-    rows = [("the features estimate the true kernel (2 pi)^-1/2 exp(-(x - y)^2 / 2) at x = 1, y = 2", kernel),
-            ("when K >= 50, the error is nearly nonexistent", error)]
-    return pd.DataFrame([{"source": "demo", "dataset": "", "claim": claim,
-                          "verdict": NOT_RUN if found.holds is None else (HOLDS if found.holds else FAILS),
-                          "evidence": found.evidence} for claim, found in rows])
 
 
 #: Every paper of the project, in the order of the report.
@@ -113,7 +97,7 @@ PAPERS = (
     Paper("askrff", "He, He, Liu, Huang (2022), Random Fourier Features for Asymmetric Kernels (AsK-RFF)",
           "askrff-asymmetric-kernels.txt", "make askrff"),
     Paper("tutorial", "A tutorial on Bochner's theorem and random Fourier features (its 1-D demo)",
-          "bochner-rff-tutorial.txt", "make tutorial", claims=tutorial_claims),
+          "bochner-rff-tutorial.txt", "make tutorial"),
     Paper("qmc", "Avron, Sindhwani, Yang, Mahoney (2016), Quasi-Monte Carlo Feature Maps for Shift-Invariant Kernels",
           "qmc-feature-maps.txt", "make qmc"),
     Paper("li", "Li (2017), Linearized GMM Kernels and Normalized Random Fourier Features",
@@ -125,42 +109,40 @@ PAPERS = (
 
 @dataclass
 class Findings:
-    """What one paper's committed results hold: its cells, claims, deviations and reports."""
+    """One paper's verdict records, deviations and reports."""
 
     paper: Paper
-    cells: pd.DataFrame
-    claims: pd.DataFrame
+    records: pd.DataFrame
     deviations: pd.DataFrame
     reports: list[Path]
 
     @property
     def run(self) -> bool:
-        return bool(len(self.cells) or len(self.claims))
+        return bool(len(self.records))
+
+
+def write_records(root: Path, paper: Paper) -> pd.DataFrame:
+    """Write the paper's ``verdicts.csv`` and ``summary.md`` under ``root/<folder>`` (when it has records)."""
+    module = importlib.import_module(f"rfbench.papers.{paper.folder}.verdicts")
+    frame = module.records(root)
+    if len(frame):
+        folder = root / paper.folder
+        verdicts.write(folder, frame)
+        records.write_atomic(folder / SUMMARY, summary.markdown(paper.title, frame, module.NOTES))
+    return frame
 
 
 def collect(root: Path, paper: Paper) -> Findings:
-    """Read ``root/<paper.folder>``: its comparison, claim and deviation tables and its reports."""
+    """Read ``root/<paper.folder>``: its verdict records, its deviation tables and its reports."""
     folder = root / paper.folder
-    tables: dict[str, list[pd.DataFrame]] = {"cells": [], "claims": [], "deviations": []}
-    for path in _files(folder, "*.csv"):
-        columns = set(pd.read_csv(path, nrows=0).columns)
-        kind = ("cells" if COMPARISON <= columns else "claims" if CLAIMS <= columns
-                else "deviations" if DEVIATIONS <= columns else None)
-        if kind:
-            tables[kind].append(pd.read_csv(path))
-    if paper.claims:
-        tables["claims"].append(paper.claims(folder))
-    cells = pd.concat(tables["cells"], ignore_index=True) if tables["cells"] else pd.DataFrame(columns=[*COMPARISON])
-    claims = pd.concat(tables["claims"], ignore_index=True) if tables["claims"] else pd.DataFrame(columns=[*CLAIMS])
-    deviations = pd.concat([*tables["deviations"], _run_deviations(folder)], ignore_index=True)
+    path = folder / verdicts.FILE
+    frame = verdicts.load(path) if path.exists() else pd.DataFrame(columns=list(verdicts.COLUMNS))
+    tables = [pd.read_csv(p) for p in verdicts.report_files(folder, "*.csv")
+              if DEVIATIONS <= set(pd.read_csv(p, nrows=0).columns)]
+    deviations = pd.concat([*tables, _run_deviations(folder)], ignore_index=True)
     deviations = deviations.drop_duplicates(subset="deviation", ignore_index=True)
-    return Findings(paper, cells, claims.astype(object).fillna(""), deviations[["deviation", "reason"]],
-                    _files(folder, "*.md"))
-
-
-def _files(folder: Path, pattern: str) -> list[Path]:
-    """The files matching ``pattern`` below ``folder``, outside run folders, sorted."""
-    return sorted(p for p in folder.rglob(pattern) if "runs" not in p.relative_to(folder).parts)
+    reports = [p for p in verdicts.report_files(folder, "*.md") if p != folder / SUMMARY]
+    return Findings(paper, frame, deviations[["deviation", "reason"]], reports)
 
 
 def _run_deviations(folder: Path) -> pd.DataFrame:
@@ -172,14 +154,26 @@ def _run_deviations(folder: Path) -> pd.DataFrame:
     return pd.DataFrame({"deviation": found, "reason": ""})
 
 
+def category(row: pd.Series) -> str:
+    """A record's category in the report: a cell's verdict (higher / lower as ours better or worse), or
+    ``<kind> <verdict>`` for a claim or check."""
+    if row["kind"] != CELL:
+        return f"{row['kind']} {row['verdict']}"
+    if row["verdict"] in (HIGHER, LOWER):
+        return BETTER if row["better"] == "yes" else WORSE
+    return row["verdict"]
+
+
 def counts(findings: Findings) -> dict[str, int]:
-    """Verdicts of a paper's cells and claims, by verdict."""
-    verdicts = pd.concat([findings.cells["verdict"], findings.claims["verdict"]])
-    return {v: int((verdicts == v).sum()) for v in VERDICTS if (verdicts == v).any()}
+    """A paper's records per category (:data:`CATEGORIES`), the present ones only."""
+    said = findings.records.apply(category, axis=1).value_counts() if findings.run else pd.Series(dtype=int)
+    return {c: int(said[c]) for c in CATEGORIES if c in said}
 
 
 def write(root: Path) -> Path:
-    """Write ``root/REPORT.md`` and ``root/REPORT.png`` from the committed results below ``root``."""
+    """Write every paper's records and summary, then ``root/REPORT.md`` and ``root/REPORT.png`` from them."""
+    for paper in PAPERS:
+        write_records(root, paper)
     findings = [collect(root, paper) for paper in PAPERS]
     verdict_figure(findings, root / FIGURE)
     records.write_atomic(root / REPORT, markdown(findings, root))
@@ -187,11 +181,12 @@ def write(root: Path) -> Path:
 
 
 def markdown(findings: list[Findings], root: Path) -> str:
-    """The report: a summary table of every paper, then each paper's cells, claims and deviations."""
+    """The report: the rule, a summary table of every paper, then each paper's summary, cells, claims, deviations."""
     lines = ["# rfbench: every paper, ours beside the published values", "",
-             "Rendered by `make report` (`python -m rfbench.report.project`) from the committed results under "
-             "`results/`; nothing is rerun.  " + render.RULE + "  Claims are the papers' qualitative statements, "
-             "each checked on our numbers (holds / fails).", "",
+             "Rendered by `make report` (`python -m rfbench.report.project`) from the verdict records each paper "
+             "writes (`results/<paper>/verdicts.csv`, one schema: `rfbench/report/verdicts.py`); nothing is rerun.", "",
+             "**The rule.** " + verdicts.RULE + " Claims are the papers' qualitative statements, checks are ours; "
+             "each holds or fails on our numbers.", "",
              f"![verdict counts per paper]({FIGURE})", "", "## Papers", "",
              _table(pd.DataFrame([_summary(f) for f in findings])), ""]
     for found in findings:
@@ -207,10 +202,15 @@ def markdown(findings: list[Findings], root: Path) -> str:
 
 
 def _summary(found: Findings) -> dict[str, str]:
-    tally = counts(found)
-    return {"paper": f"[{found.paper.folder}](#{_anchor(found.paper)})", "title": found.paper.title,
+    tally, said = counts(found), verdicts.tally(found.records)
+    claims = {kind: "/".join(str(said[f"{kind} {v}"]) for v in (HOLDS, FAILS)) for kind in (CLAIM, CHECK)}
+    return {"paper": f"[{found.paper.folder}](#{_anchor(found.paper)})",
             "status": "run" if found.run else f"not yet run (`{found.paper.target}`)",
-            **{v: str(tally.get(v, "")) for v in VERDICTS}}
+            **{c: str(tally.get(c, "")) for c in CATEGORIES[:6]},
+            "paper's claims hold/fail": claims[CLAIM] if found.run else "",
+            "our checks hold/fail": claims[CHECK] if found.run else "",
+            "explained": str(said["explained"]) if found.run else "",
+            "unexplained": str(said["unexplained"]) if found.run else ""}
 
 
 def _paper_section(found: Findings, root: Path) -> list[str]:
@@ -218,42 +218,84 @@ def _paper_section(found: Findings, root: Path) -> list[str]:
     lines = [f"## {paper.folder}: {paper.title}", "",
              f"Text: `../shared/papers/{paper.text}`; rerun: `{paper.target}`.", ""]
     if not found.run:
-        return [*lines, "Not yet run: no comparison with the paper is committed.", ""]
+        return [*lines, "Not yet run: no verdict record is committed.", ""]
+    summary_file = root / paper.folder / SUMMARY
+    if summary_file.exists():
+        lines += ["### Reproducibility summary", "", *summary_file.read_text().splitlines()[2:], ""]
     if found.reports:
-        lines += ["Reports: " + ", ".join(_link(p, root) for p in found.reports) + ".", ""]
-    lines += ["Verdicts: " + ", ".join(f"{v} {n}" for v, n in counts(found).items()) + ".", ""]
-    for source, cells in found.cells.groupby("source", sort=False):
-        lines += [f"### {source}: ours beside the published values", "", _table(_cells_view(cells)), ""]
-    if len(found.claims):
-        claims = found.claims[["source", "claim", "verdict", "evidence"]]
-        lines += ["### Claims", "", _table(claims), ""]
+        lines += ["Reports (their own tables keep the earlier fixed-tolerance verdicts, which these records "
+                  "supersede): " + ", ".join(_link(p, root) for p in found.reports) + ".", ""]
+    cells = found.records[found.records["kind"] == CELL]
+    for source, group in cells.groupby("source", sort=False):
+        lines += [f"### {source}: ours beside the published values", "", _table(_cells_view(group)), ""]
+    claims = found.records[found.records["kind"] != CELL]
+    if len(claims):
+        lines += ["### Claims (the paper's) and checks (ours)", "",
+                  _table(claims[["source", "kind", "cell", "verdict", "evidence"]].rename(columns={"cell": "claim"})),
+                  ""]
     return lines
 
 
 def _cells_view(cells: pd.DataFrame) -> pd.DataFrame:
-    """One row per cell: its keys in one label, ours and the published value (mean ± sd), the verdict."""
-    keys = [c for c in cells.columns if c not in _VALUES | {"source"}]
-    digits = {"%": ".2f"}
-    return pd.DataFrame({
-        "cell": [" ".join(str(v) for v in row if not pd.isna(v) and str(v))
-                 for row in cells[keys].itertuples(index=False)],
-        "ours": [_value(m, s, n, digits.get(u, ".4g")) for m, s, n, u in
-                 zip(cells["mean"], cells["sd"], cells["n"], cells["unit"])],
-        "published": [render.mean_sd(m, s, digits.get(u, ".4g")) for m, s, u in
-                      zip(cells["published"], cells["published_sd"], cells["unit"])],
-        "unit": cells["unit"],
-        "difference": ["" if pd.isna(d) else f"{d:+.2f}" for d in cells["difference"]],
-        "verdict": cells["verdict"]})
+    """One row per cell: ours and the published value at the cell's precision with their uncertainties (two
+    significant digits), the difference and threshold at the cell's precision, the verdict, the reason or cause."""
+    view = []
+    for _, row in cells.iterrows():
+        step = _precision(row)
+        why = "; ".join(t for t in (row["reason"], row["cause"]) if t)
+        view.append({"cell": row["cell"], "ours ± u (n)": _ours(row, step),
+                     "published ± u": _with(row["published"], row["u_published"], _printed(row, step)),
+                     "unit": row["unit"],
+                     "difference": signed(row["difference"], step), "threshold": _plain(row["threshold"], step),
+                     "verdict": category(row), "reason; cause": why})
+    return pd.DataFrame(view)
 
 
-def _value(mean: float, sd: float, n: float, fmt: str) -> str:
-    if pd.isna(mean):
+def _precision(row: pd.Series) -> int:
+    """Decimals that show the cell's threshold (else its published uncertainty) to two significant digits."""
+    for scale in (row["threshold"], row["u_published"], row["u_ours"]):
+        if not pd.isna(scale) and scale > 0:
+            return max(0, 1 - int(np.floor(np.log10(scale))))
+    return 4
+
+
+def _printed(row: pd.Series, step: int) -> int:
+    """Decimals of the published value as the paper printed it (its uncertainty is then half a unit of its
+    last digit), else the cell's precision."""
+    if pd.isna(row["published_sd"]) and not pd.isna(row["u_published"]) and row["u_published"] > 0:
+        return max(0, int(round(-np.log10(2 * row["u_published"]))))
+    return step
+
+
+def signed(value: float, decimals: int) -> str:
+    """``value`` with its sign to ``decimals`` decimals (scientific below 1e-4); never "-0"; blank for NaN."""
+    if pd.isna(value):
         return ""
-    return f"{render.mean_sd(mean, sd, fmt)} (n={int(n)})"
+    if decimals > 6:
+        return f"{value + 0.0:+.2e}"
+    return f"{round(value, decimals) + 0.0:+.{decimals}f}"
+
+
+def _plain(value: float, decimals: int) -> str:
+    return signed(value, decimals).lstrip("+")
+
+
+def _with(value: float, u: float, decimals: int) -> str:
+    if pd.isna(value):
+        return ""
+    return _plain(value, decimals) + ("" if pd.isna(u) else f" ± {u:.2g}")
+
+
+def _ours(row: pd.Series, decimals: int) -> str:
+    if pd.isna(row["mean"]):
+        return ""
+    return f"{_with(row['mean'], row['u_ours'], decimals)} (n={int(row['n'])}; {row['u_ours_rule']})"
 
 
 def _table(frame: pd.DataFrame) -> str:
-    return frame.to_markdown(index=False, disable_numparse=True)
+    """``frame`` as a Markdown table; a "|" inside a cell (``|k MSE - V|``) escaped so that it stays in its cell."""
+    return frame.map(lambda v: v.replace("|", "\\|") if isinstance(v, str) else v).to_markdown(
+        index=False, disable_numparse=True)
 
 
 def _link(path: Path, root: Path) -> str:
@@ -268,24 +310,30 @@ def _anchor(paper: Paper) -> str:
 
 
 def verdict_figure(findings: list[Findings], path: Path) -> Path:
-    """Horizontal stacked bars: per paper, its cells' and claims' verdicts (papers not run marked so)."""
-    colors = {**render.VERDICT_COLORS, HOLDS: "C2", FAILS: "C3"}
-    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.5 * len(findings)))
+    """Horizontal stacked bars per paper: its cells by category, then its claims and checks; the legend
+    below the axes, clear of the bars; each segment of 3 or more labelled with its count."""
+    tallies = [counts(f) for f in findings]
+    fig, ax = plt.subplots(figsize=(10, 2.6 + 0.55 * len(findings)))
     y = np.arange(len(findings))[::-1]
-    for verdict in VERDICTS:
-        left = [sum(n for v, n in counts(f).items() if VERDICTS.index(v) < VERDICTS.index(verdict))
-                for f in findings]
-        width = [counts(f).get(verdict, 0) for f in findings]
-        if any(width):
-            hatch = "//" if verdict in (HOLDS, FAILS) else None
-            ax.barh(y, width, left=left, color=colors.get(verdict, "0.6"), hatch=hatch, edgecolor="w",
-                    label=verdict + (" (claims)" if hatch else ""))
+    left = np.zeros(len(findings))
+    for cat in CATEGORIES:
+        width = np.array([t.get(cat, 0) for t in tallies], dtype=float)
+        if not width.any():
+            continue
+        color, hatch, label = STYLE[cat]
+        ax.barh(y, width, left=left, color=color, hatch=hatch, edgecolor="w", linewidth=0.5, label=label)
+        for yi, x0, w in zip(y, left, width):
+            if w >= 3:
+                ax.text(x0 + w / 2, yi, str(int(w)), ha="center", va="center", fontsize=7)
+        left += width
     for yi, found in zip(y, findings):
         if not found.run:
-            ax.text(0.2, yi, "not yet run", va="center", fontsize=8, color="0.4")
-    ax.set(yticks=y, xlabel="cells and claims", title="Verdicts per paper (cells: ours vs published; claims)")
+            ax.text(0.5, yi, f"not yet run ({found.paper.target})", va="center", fontsize=8, color="0.3")
+    ax.set(yticks=y, xlabel="cells, then claims and checks",
+           title="Verdicts per paper: cells (ours vs published), the paper's claims, our checks")
     ax.set_yticklabels([f.paper.folder for f in findings])
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.3 / len(findings)), ncol=3,
+              frameon=False)
     ax.grid(axis="x", alpha=0.3)
     return plotting.save(fig, path)
 

@@ -1,27 +1,27 @@
-"""The project report: papers found by their comparison, claim and deviation tables; those without, not yet run."""
-import re
-
+"""The project report: built from the verdict records each paper writes; a paper without records is not yet run."""
 import numpy as np
 import pandas as pd
 import pytest
 
 from rfbench.papers.tutorial import report as tutorial
-from rfbench.report import compare, project
+from rfbench.report import compare, project, verdicts
 
 
 def _paper_tree(root):
     """A paper folder as the report layer leaves it: a compared table, claims, deviations, runs and a report."""
     folder = root / "askrff"
     (folder / "table1").mkdir(parents=True)
-    pub = pd.DataFrame({"paper": "askrff", "source": "Table 1", "dataset": ["a", "a", "b"],
-                        "method": ["m1", "m2", "m1"], "metric": "test accuracy", "value": [90.0, 91.0, 80.0],
-                        "sd": [1.0, 1.0, 0.5],
-                        "unit": "%", "note": ""})
-    ours = pd.DataFrame({"dataset": ["a", "b"], "method": ["m1", "m1"], "metric": "test accuracy", "unit": "%",
-                         "mean": [90.5, 85.0], "sd": [0.5, 0.1], "n": [3, 10]})
-    compare.compare(pub, ours).to_csv(folder / "table1" / "table1.csv", index=False)  # agrees, ours better, not run
-    pd.DataFrame({"source": ["Fig. 2", "Fig. 3"], "dataset": [np.nan, "a"], "claim": ["errors fall", "time grows"],
-                  "verdict": ["holds", "fails"], "evidence": ["12 of 12", "7 of 12"]}).to_csv(
+    pub = pd.DataFrame({"paper": "askrff", "source": "Table 1", "dataset": ["a", "a", "b", "cod_rna"],
+                        "method": ["m1", "m2", "m1", "m1"], "approximation": "Asy", "metric": "test accuracy",
+                        "value": [90.0, 91.0, 80.0, 95.0], "sd": [1.0, 1.0, 0.5, 0.5], "unit": "%", "note": ""})
+    ours = pd.DataFrame({"dataset": ["a", "b", "cod_rna"], "method": "m1", "approximation": "Asy",
+                         "metric": "test accuracy", "unit": "%", "mean": [90.5, 85.0, 94.0], "sd": [0.5, 0.1, 0.1],
+                         "n": [3, 10, 10]})
+    # agrees, ours better, not run yet, and cod_rna: not comparable (AsK-RFF's rules: another test set)
+    compare.compare(pub, ours).to_csv(folder / "table1" / "table1.csv", index=False)
+    pd.DataFrame({"source": ["Fig. 2", "Fig. 3", "Table 1"], "dataset": [np.nan, "a", np.nan],
+                  "claim": ["errors fall", "time grows", "(our check) equal width"],
+                  "verdict": ["holds", "fails", "fails"], "evidence": ["12 of 12", "7 of 12", "0 of 8"]}).to_csv(
         folder / "table1" / "claims.csv", index=False)
     pd.DataFrame({"deviation": ["one partition"], "reason": ["the paper kept one"]}).to_csv(
         folder / "table1" / "deviations.csv", index=False)
@@ -33,47 +33,56 @@ def _paper_tree(root):
     (folder / "table1" / "table1.md").write_text("# Table 1\n")
 
 
-def test_report_counts_each_papers_verdicts_and_lists_the_others_as_not_yet_run(tmp_path):
-    _paper_tree(tmp_path)
-    path = project.write(tmp_path)
-    md = path.read_text()
-    rows = {cells[1]: cells for cells in (
-        [c.strip() for c in line.strip("|").split("|")] for line in md.splitlines() if line.startswith("| [")
-    )}
+def _rows(md: str) -> dict[str, dict[str, str]]:
+    """The summary table of REPORT.md: per paper, its columns."""
     header = next(line for line in md.splitlines() if line.startswith("| paper"))
     columns = [c.strip() for c in header.strip("|").split("|")]
-    askrff = dict(zip(columns, next(r for r in rows.values() if r[0].startswith("[askrff]"))))
-    assert (askrff["status"], askrff["agrees"], askrff["ours better"], askrff["not run"]) == ("run", "1", "1", "1")
-    assert (askrff["holds"], askrff["fails"], askrff["ours worse"]) == ("1", "1", "")
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in md.splitlines() if line.startswith("| [")]
+    return {row[0].split("]")[0].lstrip("["): dict(zip(columns, row)) for row in rows}
+
+
+def test_report_is_built_from_the_records_each_paper_writes(tmp_path):
+    _paper_tree(tmp_path)
+    md = project.write(tmp_path).read_text()
+    records = verdicts.load(tmp_path / "askrff" / "verdicts.csv")
+    assert sorted(records["verdict"]) == ["agrees", "fails", "fails", "higher", "holds", "not comparable",
+                                          "not run: not yet"]
+    askrff = _rows(md)["askrff"]
+    assert (askrff["status"], askrff["agrees"], askrff["ours better"], askrff["not comparable"],
+            askrff["not run: not yet"]) == ("run", "1", "1", "1", "1")
+    assert (askrff["paper's claims hold/fail"], askrff["our checks hold/fail"]) == ("1/1", "0/1")
+    # b: ours better, unexplained; cod_rna: not comparable, unexplained (no Linear cell to measure its shift by)
+    assert (askrff["explained"], askrff["unexplained"]) == ("0", "2")
     for paper, target in (("qmc", "make qmc"), ("li", "make li"), ("rr", "make rr-table1")):
-        row = dict(zip(columns, next(r for r in rows.values() if r[0].startswith(f"[{paper}]"))))
-        assert row["status"] == f"not yet run (`{target}`)"
-    # no tutorial.csv: the tutorial has nothing to judge, so it is not yet run either
-    assert "(`make tutorial`)" in md
-    # ours beside the published value, per cell
+        assert _rows(md)[paper]["status"] == f"not yet run (`{target}`)"
+    assert "(`make tutorial`)" in md  # no tutorial.csv: nothing to judge
     cell = next(line for line in md.splitlines() if line.startswith("| b m1 "))
-    assert [c.strip() for c in cell.strip("|").split("|")] == [
-        "b m1", "85.00 ± 0.10 (n=10)", "80.00 ± 0.50", "%", "+5.00", "ours better"]
-    assert "| a m2 " in md and "not run" in md
+    assert [c.strip() for c in cell.strip("|").split("|")][:7] == [
+        "b m1 Asy", "85.0 ± 0.032 (n=10; sd / sqrt(10))", "80.0 ± 0.5", "%", "+5.0", "1.0", "ours better"]
+    assert "other test set: a stratified third of cod-rna's" in md
+    assert "| a m2 Asy" in md and "not run: not yet" in md and "make askrff-table1" in md
     assert md.count("test set: a third of the training file") == 1
     assert "- askrff: one partition. **Why:** the paper kept one." in md
     assert "[askrff/table1/table1.md](askrff/table1/table1.md)" in md
     assert "not a table of the layer" not in md
+    summary = (tmp_path / "askrff" / "summary.md").read_text()
+    assert "**Claims checked:** 2 (1 hold, 1 fail) of the paper's; 1 (0 hold, 1 fail) of our own checks." in summary
+    assert "### Reproducibility summary" in md and "**What remains, and why:**" in md
     assert (tmp_path / "REPORT.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_the_tutorial_joins_by_its_claims_judged_on_its_csv(tmp_path):
+@pytest.mark.parametrize(("value", "decimals", "text"), [(-0.001, 2, "+0.00"), (-0.004, 2, "+0.00"),
+                                                         (-0.006, 2, "-0.01"), (3.3e-9, 9, "+3.30e-09"),
+                                                         (float("nan"), 2, "")])
+def test_differences_never_print_minus_zero(value, decimals, text):
+    assert project.signed(value, decimals) == text
+
+
+def test_the_tutorial_joins_by_its_claims(tmp_path):
     tutorial.run(tmp_path / "tutorial")
-    claims = project.tutorial_claims(tmp_path / "tutorial")
-    assert claims["verdict"].tolist() == ["fails", "fails"]
-    stated, limit = np.exp(-0.5) / np.sqrt(2 * np.pi), np.exp(-0.5)  # D = x - y = -1
-    assert f"{stated:.4f}" in claims["evidence"][0] and f"{limit:.4f}" in claims["evidence"][0]
-    # the error against the stated kernel stays near |limit - stated| for every K >= 50
-    floor = float(re.search(r"at least ([0-9.]+)", claims["evidence"][1]).group(1))
-    assert floor == pytest.approx(limit - stated, abs=0.01)
     md = project.write(tmp_path).read_text()
-    assert re.search(r"\[tutorial\]\(#tutorial-[^)]*\) +\| [^|]+\| run +\|", md)
-    assert "| demo     | when K >= 50, the error is nearly nonexistent" in md
+    assert _rows(md)["tutorial"]["paper's claims hold/fail"] == "0/2"
+    assert "| demo     | claim  | when K >= 50, the error is nearly nonexistent" in md
 
 
 def test_main_refuses_a_results_tree_that_is_not_a_directory(tmp_path, capsys):

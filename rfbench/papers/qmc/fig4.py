@@ -85,6 +85,7 @@ def fig4(out: Path, trials: int, mirror: str | None = None) -> pd.DataFrame:
     claims = check_claims(pub[pub["source"] == "Fig. 4"],
                           {"fig4_discrepancy_falls_with_s": lambda _: _falls(summary),
                            "fig4_discrepancy_tracks_error": lambda _: _correlated(summary)})
+    records.write_csv(dest / "claims.csv", claims)
     render.write_markdown(dest / "fig4.md", "QMC feature maps, Figure 4: normalized D^{box b/2}(S)^2 per "
                           "sequence, and the relative Frobenius Gram error against it",
                           [("Mean (sd) over trials; fro from the Figure 2 trials of the same seed", summary),

@@ -172,6 +172,7 @@ def report(out: Path, figure: str, mirror: str | None = None) -> pd.DataFrame:
     pub = qmc.load_published()
     claims = check_claims(pub[pub["source"] == f"Fig. {figure[-1]}"],
                           {name: (lambda _, found=found: found) for name, found in checks.items()})
+    records.write_csv(dest / "claims.csv", claims)
     summary = table.groupby("panel").apply(lambda p: _summary_row(p, x), include_groups=False).reset_index()
     render.write_markdown(
         dest / f"{figure}.md",

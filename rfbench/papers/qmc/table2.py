@@ -85,6 +85,8 @@ def table2(out: Path, mirror: str | None = None) -> pd.DataFrame:
                                      "only weights, sometimes yielding discrepancy values that are better than the "
                                      "hard-to-compute global or greedy sequences\"", **_verdict(_weights_win(table))}])
     records.write_csv(out / "table2" / "table2.csv", table)
+    records.write_csv(out / "table2" / "cells.csv", compared(table, "cpu"))
+    records.write_csv(out / "table2" / "claims.csv", claims.assign(source="Table 2", dataset="cpu"))
     render.write_markdown(out / "table2" / "table2.md", "QMC feature maps, Table 2 (cpu): normalized box "
                           "discrepancy (pi^d / prod b_j) D^2 of each sequence on the box it was learnt on",
                           [("", wide.reset_index()),
@@ -117,15 +119,21 @@ def _why_they_differ(table: pd.DataFrame, side: pd.DataFrame) -> str:
 
 def against_paper(table: pd.DataFrame, dataset: str, verdicts: bool = True) -> pd.DataFrame:
     """Our normalized discrepancies beside the paper's Table 2 row of ``dataset``, with ratios (and verdicts)."""
+    joined = compared(table, dataset)
+    side = pd.DataFrame({"s": joined["s"], "method": joined["method"], "ours": joined["mean"].map(_g),
+                         "published": joined["published"].map(_g),
+                         "ratio": (joined["mean"] / joined["published"]).map(_g)})
+    return side.assign(verdict=joined["verdict"]) if verdicts else side
+
+
+def compared(table: pd.DataFrame, dataset: str) -> pd.DataFrame:
+    """Our normalized discrepancies joined to the paper's Table 2 cells of ``dataset``
+    (:func:`rfbench.report.compare.compare`'s columns), by method and s."""
     ours = table.assign(dataset=dataset, method=table["method"] + table["box"].map({"b": "_b", "b/4": "_b4"}))
     pub = qmc.load_published()
     pub = pub[(pub["source"] == "Table 2") & (pub["dataset"] == dataset)]
-    compared = compare(pub, summarize(ours, published.key_columns(pub), "normalized", metric="box discrepancy"))
-    compared = compared.iloc[np.lexsort((compared["s"].astype(float), compared["method"]))]
-    side = pd.DataFrame({"s": compared["s"], "method": compared["method"], "ours": compared["mean"].map(_g),
-                         "published": compared["published"].map(_g),
-                         "ratio": (compared["mean"] / compared["published"]).map(_g)})
-    return side.assign(verdict=compared["verdict"]) if verdicts else side
+    joined = compare(pub, summarize(ours, published.key_columns(pub), "normalized", metric="box discrepancy"))
+    return joined.iloc[np.lexsort((joined["s"].astype(float), joined["method"]))]
 
 
 def census_rows(out: Path, mirror: str | None = None) -> pd.DataFrame:
@@ -165,12 +173,15 @@ def _census_sections(out: Path, mirror: str | None) -> list[tuple[str, pd.DataFr
         return [(title, f"not computed: run `make qmc-table3` (it learns the {SUBSTITUTE} sequences), then "
                         "this target again")]
     records.write_csv(out / "table2" / "census_substitute.csv", census)
+    records.write_csv(out / "table2" / "census_cells.csv", compared(census, "census"))
     wide = census.pivot_table(index="s", columns=["box", "method"], values="normalized")
     wide.columns = [f"{method} ({box})" for box, method in wide.columns]
     beside = against_paper(census, "census", verdicts=False).rename(
         columns={"ours": f"ours ({SUBSTITUTE})", "published": "paper (census)"})
     claims = pd.DataFrame([{"claim": "orders of magnitude (as above)", **_verdict(_orders_of_magnitude(census))},
                            {"claim": "weights alone sometimes best (as above)", **_verdict(_weights_win(census))}])
+    records.write_csv(out / "table2" / "census_claims.csv", claims.assign(
+        source="Table 2", dataset=SUBSTITUTE, claim="(our check, on the substitute) " + claims["claim"]))
     return [(title, wide.reset_index()), (f"{SUBSTITUTE} beside the paper's census rows (different data: no verdict)",
                                           beside),
             (f"The paper's claims on {SUBSTITUTE} (qualitative)", claims)]

@@ -124,6 +124,8 @@ def table3(out: Path, configs: Sequence[str], max_s: int | None = None, mirror: 
                                 "t3_cpu_greedy_best": lambda _: _greedy_best(cells, "cpu"),
                                 "t3_census_weighted_small_s": lambda _: _weighted_small_s(cells),
                                 "t3_central_box_better": lambda _: _central_better(cells)})
+    records.write_csv(dest / "claims.csv", claims)
+    records.write_csv(dest / "census_cells.csv", qmc.substitute_cells(pub, ours))
     sizes = sorted(set(table["s"]), key=float)
     body = render.layout(table, [("cpu", s) for s in sizes], ["dataset", "s"], "method", list(METHODS), DIGITS)
     sections = render.comparison_sections(table, body, f"rfbench/papers/{qmc.PAPER}/published.csv", claims)

@@ -1,0 +1,38 @@
+"""Li's verdict rules: the test rows behind a cell, what is not comparable, and what explains a gap."""
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from rfbench.papers.li import verdicts
+from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED
+
+
+def _row(dataset: str, method: str, mean: float = 80.0, published: float = 90.0) -> pd.Series:
+    return pd.Series({"source": "Table 1", "dataset": dataset, "method": method, "metric": "test accuracy",
+                      "unit": "%", "mean": mean, "published": published, "note": "train 264 / test 264 / dim 10"})
+
+
+def test_the_test_rows_come_from_the_cells_note():
+    rules = verdicts.rules(Path("nowhere"))
+    assert rules.n_test(_row("Vowel", "gmm")) == 264
+    assert rules.n_test(pd.Series({"note": ""})) is None
+
+
+@pytest.mark.parametrize(("dataset", "method", "named"), [
+    ("Splice", "gmm", "another dataset"), ("CTG", "rbf", "other features"), ("Vowel", "linear", "one-vs-one"),
+    ("SpamBase", "linear", None), ("Vowel", "gmm", None)])
+def test_not_comparable_names_the_difference(dataset, method, named, tmp_path):
+    found = verdicts.rules(tmp_path).not_comparable(_row(dataset, method))
+    assert (found is None) if named is None else (named in found)
+
+
+def test_a_measurement_explains_a_gap_when_it_closes_at_least_half_of_it(tmp_path):
+    (tmp_path / "tables").mkdir()
+    pd.DataFrame({"dataset": ["Vowel", "Magic"], "method": ["gmm", "gmm"], "min-max, unit rows": [86.0, 83.0]}).to_csv(
+        tmp_path / "tables" / "scaling.csv", index=False)
+    rules = verdicts.rules(tmp_path)
+    closes = rules.cause(_row("Vowel", "gmm"))  # 80 -> 86 against 90: 6 of 10 points
+    assert closes.startswith(EXPLAINED) and "86.00 against the paper's 90.00" in closes
+    assert rules.cause(_row("Magic", "gmm")) == UNEXPLAINED  # 80 -> 83: less than half
+    assert rules.cause(_row("Car", "gmm")) == UNEXPLAINED  # no measurement

@@ -1,0 +1,138 @@
+"""The verdict record: its schema, the uncertainty rule, the categories and the counts."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from rfbench.report import compare, verdicts
+from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Rules, Spread
+
+
+@pytest.mark.parametrize(("text", "half"), [("92.69", 0.005), ("3.41e-3", 5e-6), ("15", 0.5), ("7.5", 0.05),
+                                            ("0.0367", 5e-5), ("1.29E-06", 5e-9), (".5", 0.05)])
+def test_half_a_unit_of_the_last_printed_digit(text, half):
+    assert verdicts.half_unit(text) == pytest.approx(half)
+
+
+def test_half_unit_refuses_what_is_not_a_number():
+    with pytest.raises(ValueError, match="'n/a' is not a printed number"):
+        verdicts.half_unit("n/a")
+
+
+def test_every_published_number_of_every_paper_has_its_printed_resolution():
+    for paper in ("askrff", "qmc", "li", "rr"):
+        table = verdicts.printed_resolution(paper)
+        assert len(table) and (table["half_unit"] > 0).all()
+
+
+def _cell(**values) -> pd.Series:
+    row = {"source": "Table 1", "dataset": "d", "method": "m", "metric": "test accuracy", "unit": "%", "mean": 90.0,
+           "sd": np.nan, "n": 1, "published": 90.0, "published_sd": np.nan, "note": ""}
+    return pd.Series({**row, **values})
+
+
+def test_the_uncertainty_rule_branch_by_branch():
+    plain = Rules(label=lambda row: "c")
+    # n >= 2: the standard error over trials
+    assert verdicts.ours_uncertainty(_cell(sd=0.4, n=4), plain) == (pytest.approx(0.2), "sd / sqrt(4)")
+    # one run of an accuracy: the binomial standard error over the test rows, in the cell's unit (%)
+    binomial = Rules(label=lambda row: "c", n_test=lambda row: 400)
+    u, rule = verdicts.ours_uncertainty(_cell(mean=90.0), binomial)
+    assert u == pytest.approx(100 * np.sqrt(0.9 * 0.1 / 400)) and rule == "binomial, n_test = 400"
+    # one run of another metric: the named measured spread, else 0 (deterministic)
+    error = _cell(metric="relative error", unit="fraction", mean=0.03)
+    named = Rules(label=lambda row: "c", spread=lambda row: Spread(0.001, "split-seed sweep"))
+    assert verdicts.ours_uncertainty(error, named) == (0.001, "split-seed sweep")
+    assert verdicts.ours_uncertainty(error, plain)[0] == 0.0
+
+
+def test_judge_agrees_within_twice_the_combined_uncertainty_and_never_below_either():
+    verdict, threshold = verdicts.judge(0.5, 0.3, 0.4, higher_is_better=True)
+    assert (verdict, threshold) == ("agrees", pytest.approx(1.0))
+    assert verdicts.judge(1.01, 0.3, 0.4, True)[0] == "higher"
+    assert verdicts.judge(-1.01, 0.3, 0.4, True)[0] == "lower"
+    for u_ours, u_pub in ((0.0, 5e-9), (1.3, 0.005), (0.1, 2.0)):
+        assert verdicts.judge(0.0, u_ours, u_pub, True)[1] >= max(u_ours, u_pub)
+
+
+def _table() -> pd.DataFrame:
+    """A comparison table as compare.compare writes it: four cells of askrff's published file, one not run."""
+    pub = pd.DataFrame({"paper": "askrff", "source": "Table 1",
+                        "dataset": ["spambase", "spambase", "letter", "cod_rna"],
+                        "method": "linear", "approximation": "Linear", "metric": "test accuracy",
+                        "value": [90.261, 80.0, 72.541, 91.618], "sd": [np.nan, np.nan, 0.029, 0.002], "unit": "%",
+                        "note": ""})
+    ours = pd.DataFrame({"dataset": ["spambase", "letter", "cod_rna"], "method": "linear", "approximation": "Linear",
+                         "metric": "test accuracy", "unit": "%", "mean": [90.27, 68.64, 89.59], "sd": [0.1, 0.1, 0.1],
+                         "n": [10, 10, 10]})
+    table = compare.compare(pub.iloc[[0, 2, 3]], ours)
+    extra = compare.compare(pub.iloc[[1]].assign(dataset="ijcnn1"), ours.iloc[:0])
+    return pd.concat([table, extra], ignore_index=True)
+
+
+def _rules() -> Rules:
+    return Rules(label=lambda row: f"{row['dataset']} {row['method']}",
+                 not_comparable=lambda row: "other test set" if row["dataset"] == "cod_rna" else None,
+                 not_obtainable=lambda row: None, not_yet=lambda row: "make it",
+                 cause=lambda row: EXPLAINED + "the multi-class study" if row["dataset"] == "letter" else UNEXPLAINED)
+
+
+def test_cells_get_their_category_reason_and_cause():
+    records = verdicts.cell_records(_table(), "askrff", _rules()).set_index("cell")
+    spam = records.loc["spambase linear"]
+    # published 90.261 without sd: half a unit of its last digit (0.0005); ours 0.1 / sqrt(10)
+    assert spam["u_published"] == pytest.approx(0.0005) and spam["u_ours"] == pytest.approx(0.1 / np.sqrt(10))
+    assert spam["verdict"] == "agrees" and spam["cause"] == ""
+    letter = records.loc["letter linear"]
+    assert (letter["verdict"], letter["better"]) == ("lower", "no")
+    assert letter["cause"] == EXPLAINED + "the multi-class study"
+    cod = records.loc["cod_rna linear"]
+    assert (cod["verdict"], cod["reason"], cod["cause"]) == ("not comparable", "other test set", UNEXPLAINED)
+    ijcnn = records.loc["ijcnn1 linear"]
+    assert (ijcnn["verdict"], ijcnn["reason"]) == ("not run: not yet", "make it")
+    frame = verdicts.validate(verdicts.normalized(records.reset_index()))
+    said = verdicts.tally(frame)
+    assert (said["agrees"], said["lower"], said["not comparable"], said["not run: not yet"]) == (1, 1, 1, 1)
+    assert (said["explained"], said["unexplained"]) == (1, 1)
+
+
+def test_a_cell_not_run_is_not_obtainable_when_the_paper_says_why():
+    rules = Rules(label=lambda row: row["dataset"], not_obtainable=lambda row: "not in the mirror")
+    records = verdicts.cell_records(_table().iloc[[3]], "askrff", rules)
+    assert records[["verdict", "reason"]].values.tolist() == [["not run: data not obtainable", "not in the mirror"]]
+
+
+def test_claims_and_our_checks_are_told_apart():
+    claims = pd.DataFrame({"source": ["Fig. 1", "Table 1"], "dataset": ["", ""],
+                           "claim": ["errors fall", "(our check, not the paper's) equal width"],
+                           "verdict": ["holds", "not run"], "evidence": ["12 of 12", "no runs"]})
+    records = verdicts.claim_records(claims, "askrff", verdicts.claim_kind, "make askrff")
+    assert records[["kind", "verdict", "reason"]].values.tolist() == [
+        ["claim", "holds", ""], ["check", "not run: not yet", "make askrff"]]
+    said = verdicts.tally(records)
+    assert (said["claim holds"], said["check not run: not yet"], said["check holds"]) == (1, 1, 0)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"verdict": "ours better"}, "verdict 'ours better' is not one of"),
+    ({"kind": "figure"}, "kind 'figure' is not one of"),
+    ({"verdict": "not comparable", "reason": ""}, "needs a reason"),
+    ({"verdict": "lower", "cause": ""}, "needs a cause"),
+    ({"verdict": "higher", "cause": "the partition"}, "needs a cause"),
+])
+def test_validate_names_the_cell_and_the_valid_choices(change, message):
+    row = {c: "" for c in verdicts.COLUMNS} | {"paper": "rr", "source": "Table 1", "kind": "cell", "cell": "a9a",
+                                                  "verdict": "agrees"}
+    frame = verdicts.normalized(pd.DataFrame([{**row, **change}]))
+    with pytest.raises(ValueError, match=message) as error:
+        verdicts.validate(frame)
+    assert "rr Table 1 'a9a'" in str(error.value)
+
+
+def test_write_then_load_keeps_the_records(tmp_path):
+    frame = verdicts.cell_records(_table(), "askrff", _rules())
+    path = verdicts.write(tmp_path, frame)
+    back = verdicts.load(path)
+    assert back["verdict"].tolist() == frame["verdict"].tolist()
+    assert list(back.columns) == list(verdicts.COLUMNS)
+    assert (back.fillna(0).select_dtypes("number").to_numpy() ==
+            pytest.approx(verdicts.normalized(frame).fillna(0).select_dtypes("number").to_numpy().astype(float)))
