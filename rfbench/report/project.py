@@ -141,7 +141,7 @@ def collect(root: Path, paper: Paper) -> Findings:
               if DEVIATIONS <= set(pd.read_csv(p, nrows=0).columns)]
     deviations = pd.concat([*tables, _run_deviations(folder)], ignore_index=True)
     deviations = deviations.drop_duplicates(subset="deviation", ignore_index=True)
-    reports = [p for p in verdicts.report_files(folder, "*.md") if p != folder / SUMMARY]
+    reports = [p for p in verdicts.report_files(folder, "*.md") if p.name not in (SUMMARY, "README.md")]
     return Findings(paper, frame, deviations[["deviation", "reason"]], reports)
 
 

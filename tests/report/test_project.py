@@ -3,8 +3,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rfbench.papers.tutorial import report as tutorial
 from rfbench.report import compare, project, verdicts
+from tests.papers.tutorial.helpers import run_tutorial
 
 
 def _paper_tree(root):
@@ -79,7 +79,7 @@ def test_differences_never_print_minus_zero(value, decimals, text):
 
 
 def test_the_tutorial_joins_by_its_claims(tmp_path):
-    tutorial.run(tmp_path / "tutorial")
+    run_tutorial(tmp_path)
     md = project.write(tmp_path).read_text()
     assert _rows(md)["tutorial"]["paper's claims hold/fail"] == "0/2"
     assert "| demo     | claim  | when K >= 50, the error is nearly nonexistent" in md

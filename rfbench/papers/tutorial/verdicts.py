@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from rfbench.papers.tutorial import report as tutorial
+from rfbench.engine import jobs
+from rfbench.engine import records as run_records
+from rfbench.papers.tutorial.demo import exact_limit, stated_target
 from rfbench.report import verdicts
 from rfbench.report.compare import FAILS, HOLDS, NOT_RUN, ClaimCheck
 
@@ -23,8 +25,9 @@ def tutorial_claims(folder: Path) -> pd.DataFrame:
     if not (folder / "tutorial.csv").exists():
         return pd.DataFrame(columns=sorted(verdicts.CLAIMS))
     table = pd.read_csv(folder / "tutorial.csv").set_index("K")
-    D = tutorial.X - tutorial.Y
-    stated, limit = float(tutorial.stated_target(D)), float(tutorial.exact_limit(D))
+    setup = run_records.read_trials(jobs.run_of(["job=tutorial"], folder.parent) / "trials.csv").iloc[0]
+    D = setup["job.x"] - setup["job.y"]
+    stated, limit = float(stated_target(D)), float(exact_limit(D))
     top = table.index.max()
     estimate = table.loc[top, "mean_estimate"]
     kernel = ClaimCheck(bool(abs(estimate - stated) < abs(estimate - limit)),

@@ -1,19 +1,16 @@
 """The tutorial's report: drawn from the job's records only, reproducible, a clear error without them."""
 import pandas as pd
 import pytest
-from hydra import compose, initialize_config_dir
 
-from rfbench.engine import config, jobs
+from rfbench.engine import jobs
 from rfbench.papers.tutorial import report
+from tests.papers.tutorial.helpers import run_tutorial
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
     root = tmp_path_factory.mktemp("results")
-    with initialize_config_dir(config.CONFIG_DIR, version_base="1.3"):
-        cfg = config.to_dict(compose("config", overrides=["job=tutorial", f"experiment.results_dir={root}"]))
-    jobs.run(cfg)
-    report.render(root)
+    run_tutorial(root)
     return root
 
 

@@ -4,12 +4,12 @@ import re
 import numpy as np
 import pytest
 
-from rfbench.papers.tutorial import report as tutorial
 from rfbench.papers.tutorial import verdicts
+from tests.papers.tutorial.helpers import run_tutorial
 
 
 def test_the_tutorials_claims_are_judged_on_its_csv(tmp_path):
-    tutorial.run(tmp_path / "tutorial")
+    run_tutorial(tmp_path)
     claims = verdicts.tutorial_claims(tmp_path / "tutorial")
     assert claims["verdict"].tolist() == ["fails", "fails"]
     stated, limit = np.exp(-0.5) / np.sqrt(2 * np.pi), np.exp(-0.5)  # D = x - y = -1
