@@ -13,6 +13,10 @@ ifeq ($(origin RFBENCH_DATA_MIRROR), undefined)
   endif
 endif
 
+# OpenBLAS's kernels for every target: the records' (Haswell), not the ones it would pick for this CPU,
+# whose other summation order moves the QMC adaptive sequences (rfbench/blas_pin.py).
+export OPENBLAS_CORETYPE ?= Haswell
+
 ARGS    ?=
 RESULTS ?= results
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench import plotting, results
+from rfbench import blas_pin, plotting, results
 from rfbench.feature_map import AsKRFF
 from rfbench.kernel import PARTS, make_kernel
 from rfbench.reports import askrff_figures, published, render
@@ -556,4 +556,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rfbench import blas_pin
 from rfbench.reports import li_curves, li_tables, li_theory, published
 
 PAPER = "li"
@@ -55,4 +56,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

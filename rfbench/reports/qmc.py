@@ -29,7 +29,7 @@ import pandas as pd
 from omegaconf import OmegaConf
 from sklearn.decomposition import PCA
 
-from rfbench import config, results
+from rfbench import blas_pin, config, results
 from rfbench.dataset.loader import load_dataset
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.kernel import make_kernel
@@ -667,4 +667,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import pearsonr, spearmanr
 
-from rfbench import results
+from rfbench import blas_pin, results
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
 from rfbench.reports import qmc, qmc_figures, render
@@ -127,4 +127,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

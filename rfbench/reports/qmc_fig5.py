@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from rfbench import results
+from rfbench import blas_pin, results
 from rfbench.qmc.adaptive import global_adaptive, halton_frequencies
 from rfbench.qmc.discrepancy import BoxDiscrepancy
 from rfbench.qmc.sequences import unit_points
@@ -90,4 +90,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench import results
+from rfbench import blas_pin, results
 from rfbench.feature_map import GaussianRFF
 from rfbench.kernel import make_kernel
 from rfbench.metrics import approximate_gram
@@ -269,4 +269,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

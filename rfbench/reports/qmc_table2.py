@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench import results
+from rfbench import blas_pin, results
 from rfbench.qmc.adaptive import global_adaptive, greedy_adaptive, halton_frequencies, optimal_weights
 from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
 from rfbench.reports import published, qmc, render
@@ -215,4 +215,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

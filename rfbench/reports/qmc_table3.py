@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench import results
+from rfbench import blas_pin, results
 from rfbench.metrics import relative_error
 from rfbench.qmc.adaptive import halton_frequencies
 from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
@@ -240,4 +240,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

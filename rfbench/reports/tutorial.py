@@ -27,7 +27,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from scipy import integrate, stats  # noqa: E402
 
-from rfbench import results  # noqa: E402
+from rfbench import blas_pin, results  # noqa: E402
 from rfbench.atomic import atomic_write  # noqa: E402
 
 #: The tutorial's two inputs.
@@ -197,4 +197,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()
