@@ -51,7 +51,7 @@ def test_other_kernels_move_the_adaptive_sequences():
     ours = float(python("-c", GLOBAL_B, coretype=blas_pin.CORETYPE).stdout)
     other = float(python("-c", GLOBAL_B, coretype="SkylakeX").stdout)
     assert ours == 1.056320575149039e-06  # results/qmc/fig5/fig5.csv
-    assert other == pytest.approx(1.095e-06, rel=1e-3)
+    assert abs(other / ours - 1) > 1e-3  # far beyond rounding (1.095e-06, OpenBLAS 0.3.31)
 
 
 @needs_haswell
