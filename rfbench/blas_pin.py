@@ -10,7 +10,7 @@ search and its Polak-Ribiere coefficient turn those last bits into different ste
 Haswell's kernels and 1.095e-06 with SkylakeX's; global_b2 on b/4 gives 6.099e-08 and 4.113e-08.
 The committed records were computed with Haswell's kernels. This machine's OpenBLAS (numpy 2.4.6's
 0.3.31) now picks SkylakeX's. With ``OPENBLAS_CORETYPE=Haswell`` the records come back bit for
-bit: QMC Figs 5-7 and Table 2's cpu rows, AsK-RFF Fig. 1's masses, Li's Figs 1-4 (timings aside).
+bit: QMC Figs 5-7 and Tables 2-3's cpu rows, AsK-RFF Fig. 1's masses, Li's Figs 1-4 (timings aside).
 
 OpenBLAS reads the variable when it loads, which is when numpy is first imported. So a
 process that has already imported numpy can only check the variable. ``pin`` re-executes the
