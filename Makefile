@@ -17,6 +17,13 @@ ifeq ($(origin RFBENCH_DATA_MIRROR), undefined)
   endif
 endif
 
+# OpenBLAS's kernels for every target: the records' (Haswell), not the ones it would pick for this CPU,
+# whose other summation order moves the QMC adaptive sequences (rfbench/engine/blas_pin.py); only where
+# the CPU runs them (AVX2 and FMA), and never over a value already set.
+ifneq ($(shell grep -m1 -ow avx2 /proc/cpuinfo 2>/dev/null)$(shell grep -m1 -ow fma /proc/cpuinfo 2>/dev/null),)
+  export OPENBLAS_CORETYPE ?= Haswell
+endif
+
 ARGS     ?=
 RESULTS  ?= results
 LAUNCHER ?= joblib

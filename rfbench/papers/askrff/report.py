@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from rfbench.engine import records
+from rfbench.engine import blas_pin
 from rfbench.feature_map import AsKRFF
 from rfbench.kernel import PARTS, make_kernel
 from rfbench.papers.askrff import figures as askrff_figures
@@ -557,4 +558,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

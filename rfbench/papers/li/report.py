@@ -19,6 +19,7 @@ from rfbench.papers.li import curves as li_curves
 from rfbench.papers.li import tables as li_tables
 from rfbench.papers.li import theory_figures
 from rfbench.report import published
+from rfbench.engine import blas_pin
 
 PAPER = "li"
 #: Figs. 7 and 10: the dataset of each, its title and the k of its panels (Fig. 7's caption; Fig. 10's
@@ -58,4 +59,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

@@ -22,6 +22,7 @@ import pandas as pd
 from scipy.stats import pearsonr, spearmanr
 
 from rfbench.engine import records
+from rfbench.engine import blas_pin
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.papers.qmc import figures as qmc_figures
 from rfbench.papers.qmc import report as qmc
@@ -130,4 +131,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

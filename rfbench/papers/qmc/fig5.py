@@ -22,6 +22,7 @@ from scipy.special import ndtri
 from rfbench.engine import records
 from rfbench.papers.qmc import figures as qmc_figures
 from rfbench.papers.qmc import report as qmc
+from rfbench.engine import blas_pin
 from rfbench.qmc.adaptive import global_adaptive, halton_frequencies
 from rfbench.qmc.discrepancy import BoxDiscrepancy
 from rfbench.qmc.sequences import unit_points
@@ -99,4 +100,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

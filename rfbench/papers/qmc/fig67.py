@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from rfbench.engine import records
+from rfbench.engine import blas_pin
 from rfbench.feature_map import GaussianRFF
 from rfbench.kernel import make_kernel
 from rfbench.metrics import approximate_gram
@@ -272,4 +273,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

@@ -29,6 +29,7 @@ import pandas as pd
 from omegaconf import OmegaConf
 from sklearn.decomposition import PCA
 
+from rfbench.engine import blas_pin
 from rfbench.dataset.loader import load_dataset
 from rfbench.engine import config, jobs, records
 from rfbench.engine.jobs import trial_seed
@@ -638,4 +639,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

@@ -21,6 +21,7 @@ import pandas as pd
 
 from rfbench.engine import records
 from rfbench.papers.qmc import report as qmc
+from rfbench.engine import blas_pin
 from rfbench.qmc.adaptive import global_adaptive, greedy_adaptive, halton_frequencies, optimal_weights
 from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
 from rfbench.report import published, render
@@ -227,4 +228,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from rfbench.engine import records
+from rfbench.engine import blas_pin
 from rfbench.metrics import relative_error
 from rfbench.model.ridge import ridge_cv
 from rfbench.papers.qmc import report as qmc
@@ -243,4 +244,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    blas_pin.pin()
     main()
