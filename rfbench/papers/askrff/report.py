@@ -21,8 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench.engine import records
-from rfbench.engine import blas_pin
+from rfbench.engine import blas_pin, records
 from rfbench.feature_map import AsKRFF
 from rfbench.kernel import PARTS, make_kernel
 from rfbench.papers.askrff import figures as askrff_figures

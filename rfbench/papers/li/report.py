@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rfbench.engine import blas_pin
 from rfbench.papers.li import curves as li_curves
 from rfbench.papers.li import tables as li_tables
 from rfbench.papers.li import theory_figures
 from rfbench.report import published
-from rfbench.engine import blas_pin
 
 PAPER = "li"
 #: Figs. 7 and 10: the dataset of each, its title and the k of its panels (Fig. 7's caption; Fig. 10's

@@ -21,8 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import pearsonr, spearmanr
 
-from rfbench.engine import records
-from rfbench.engine import blas_pin
+from rfbench.engine import blas_pin, records
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.papers.qmc import figures as qmc_figures
 from rfbench.papers.qmc import report as qmc

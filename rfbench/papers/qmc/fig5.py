@@ -19,10 +19,9 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from rfbench.engine import records
+from rfbench.engine import blas_pin, records
 from rfbench.papers.qmc import figures as qmc_figures
 from rfbench.papers.qmc import report as qmc
-from rfbench.engine import blas_pin
 from rfbench.qmc.adaptive import global_adaptive, halton_frequencies
 from rfbench.qmc.discrepancy import BoxDiscrepancy
 from rfbench.qmc.sequences import unit_points

@@ -29,8 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench.engine import records
-from rfbench.engine import blas_pin
+from rfbench.engine import blas_pin, records
 from rfbench.feature_map import GaussianRFF
 from rfbench.kernel import make_kernel
 from rfbench.metrics import approximate_gram

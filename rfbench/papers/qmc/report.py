@@ -29,9 +29,8 @@ import pandas as pd
 from omegaconf import OmegaConf
 from sklearn.decomposition import PCA
 
-from rfbench.engine import blas_pin
 from rfbench.dataset.loader import load_dataset
-from rfbench.engine import config, jobs, records
+from rfbench.engine import blas_pin, config, jobs, records
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.metrics import approximate_gram, relative_error, spectral_norm

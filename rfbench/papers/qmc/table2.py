@@ -19,9 +19,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench.engine import records
+from rfbench.engine import blas_pin, records
 from rfbench.papers.qmc import report as qmc
-from rfbench.engine import blas_pin
 from rfbench.qmc.adaptive import global_adaptive, greedy_adaptive, halton_frequencies, optimal_weights
 from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
 from rfbench.report import published, render

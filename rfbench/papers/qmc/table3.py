@@ -21,8 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench.engine import records
-from rfbench.engine import blas_pin
+from rfbench.engine import blas_pin, records
 from rfbench.metrics import relative_error
 from rfbench.model.ridge import ridge_cv
 from rfbench.papers.qmc import report as qmc
