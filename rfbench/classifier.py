@@ -18,6 +18,7 @@ does exactly that, and is fast enough to sit in the inner loop of many trials:
 from __future__ import annotations
 
 import ctypes
+import logging
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -30,6 +31,7 @@ from sklearn.utils.validation import check_array, check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from rfbench.grid_search import GridSearchResults
+from rfbench.newton_cost import check_newton_cost
 from rfbench.newton_svc import DEFAULT_TOL, newton_gram, row_space, squared_hinge_paths
 from rfbench.validation import is_int, is_real
 
@@ -55,6 +57,8 @@ NEWTON_BLOCK = 16
 
 #: Upper bound on the float64 copy of X made per chunk when computing decision values.
 _CHUNK_BYTES = 32 * 2**20
+
+log = logging.getLogger("rfbench")
 
 _libc = ctypes.CDLL(None)
 # liblinear's dual and L1 solvers shuffle with libc rand(); reseeding it before
@@ -201,6 +205,11 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         self.check_params()
         grid = np.asarray(self.C_grid, dtype=np.float64)
         sparse = sp.issparse(X)
+        if self.solver == NEWTON:  # before densifying: a refusal costs nothing
+            self._check_newton_cost(X, y, len(grid), sparse)
+        else:
+            log.info("model: LibLinear -s %s on %s features (%d x %d)", self.solver, "sparse" if sparse else "dense",
+                     *X.shape)
         X = _check_X(X, dense=self.solver == NEWTON)
         y = np.asarray(y)
         if y.ndim != 1 or len(y) != X.shape[0]:
@@ -223,6 +232,14 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         else:
             self._fit_liblinear(X, y_idx, grid, cross_validate)
         return self
+
+    def _check_newton_cost(self, X, y, n_C: int, sparse: bool) -> None:
+        """Log the Newton path's estimated cost, or refuse it (``newton_cost.check_newton_cost``)."""
+        n_rows, n_features = X.shape if sp.issparse(X) else np.shape(X)
+        n_classes = len(np.unique(np.asarray(y)))
+        solves = n_C if self.selection == "test_grid" else (
+            self.cv * n_C + 1 if self.cv > 1 and n_C > 1 else 1)
+        check_newton_cost(n_rows, n_features + (self.bias >= 0), 1 if n_classes <= 2 else n_classes, solves, sparse)
 
     def _test_set(self, X_test, y_test) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray]:
         """The test features and their labels as indices into ``classes_`` (-1: a label not trained on)."""
