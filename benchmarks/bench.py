@@ -71,7 +71,7 @@ from rfbench.classifier import DEFAULT_C_GRID, LibLinearClassifier
 from rfbench.dataset import Dataset, load_dataset
 from rfbench.feature_map import GaussianRFF, scaled_cos_sin_rows, trig_threads
 from rfbench.metrics import relative_gram_error
-from rfbench.newton_svc import primal_objective, squared_hinge_path
+from rfbench.newton_svc import primal_objective, squared_hinge_paths
 
 GRAM_KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
 
@@ -400,8 +400,8 @@ def _objective_gap(Z: np.ndarray, y: np.ndarray, C: float, coef: np.ndarray) -> 
     # +-1 targets in coef_'s column order: one column (+1 = the second class) for two classes.
     signs = LabelBinarizer(neg_label=-1).fit_transform(y).astype(np.float64)
     ours = sum(primal_objective(Z64, signs[:, k], C, coef[:, k]) for k in range(signs.shape[1]))
-    best = sum(primal_objective(Z64, signs[:, k], C, next(squared_hinge_path(Z64, signs[:, k], [C], tol=1e-12)))
-               for k in range(signs.shape[1]))
+    tight = next(squared_hinge_paths(Z64, signs, [C], tol=1e-12))
+    best = sum(primal_objective(Z64, signs[:, k], C, tight[:, k]) for k in range(signs.shape[1]))
     return (ours - best) / best
 
 

@@ -54,45 +54,6 @@ def primal_objective(Z: np.ndarray, y: np.ndarray, C: float, w: np.ndarray) -> f
     return float(0.5 * w @ w + C * np.sum(np.maximum(0.0, 1.0 - y * (Z @ w)) ** 2))
 
 
-def squared_hinge_path(
-    Z: np.ndarray,
-    y: np.ndarray,
-    Cs: Sequence[float],
-    w0: np.ndarray | None = None,
-    tol: float = DEFAULT_TOL,
-    max_iter: int = 200,
-    gram: np.ndarray | None = None,
-) -> Iterator[np.ndarray]:
-    """Minimizers of f for each C in ``Cs``, each warm-started from the previous one.
-
-    Parameters
-    ----------
-    Z : ndarray of shape (n_samples, n_features), float64, C-contiguous
-        Features (an intercept is a constant column of Z).
-    y : ndarray of shape (n_samples,)
-        Labels in {-1.0, +1.0}.
-    Cs : sequence of float
-        Values of C, best in increasing order (warm starts then move least).
-    w0 : ndarray of shape (n_features,), optional
-        Start for the first C (zeros by default).
-    tol : float
-        Stop when ||g(w)|| <= tol * ||g(0)||.
-    max_iter : int
-        Newton steps per C; reaching it raises a ConvergenceWarning.
-    gram : ndarray, optional
-        ``newton_gram(Z)``, if the caller has it (it serves every label vector of
-        one Z); computed here when first needed otherwise.
-
-    Yields
-    ------
-    w : ndarray of shape (n_features,)
-        A fresh array for each C.
-    """
-    W0 = None if w0 is None else np.asarray(w0, dtype=np.float64)[:, None]
-    for W in squared_hinge_paths(Z, y[:, None], Cs, W0, tol, max_iter, gram):
-        yield W[:, 0]
-
-
 def squared_hinge_paths(
     Z: np.ndarray,
     Y: np.ndarray,
@@ -102,7 +63,8 @@ def squared_hinge_paths(
     max_iter: int = 200,
     gram: np.ndarray | None = None,
 ) -> Iterator[np.ndarray]:
-    """``squared_hinge_path`` for the label vectors Y[:, k] of one Z together (e.g. one-vs-rest).
+    """Minimizers of f for each C in ``Cs``, each warm-started from the previous one, for the label
+    vectors Y[:, k] of one Z together (e.g. one-vs-rest; Y[:, None] for one vector).
 
     Each column is its own problem, stopped by its own ||g_k|| <= tol ||g_k(0)||, with its own
     Hessian; the products with Z of all columns are single GEMMs (Z W, Z^T (y . r), Z S), so Z is
@@ -110,6 +72,24 @@ def squared_hinge_paths(
     of the papers are memory-bound matrix-vector products otherwise.  A column that has converged
     takes zero steps while the others go on, so its result does not depend on the other columns
     beyond round-off in the shared products.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n_samples, n_features), float64, C-contiguous
+        Features (an intercept is a constant column of Z).
+    Y : ndarray of shape (n_samples, n_columns)
+        Labels in {-1.0, +1.0}, one problem per column.
+    Cs : sequence of float
+        Values of C, best in increasing order (warm starts then move least).
+    W0 : ndarray of shape (n_features, n_columns), optional
+        Start for the first C (zeros by default).
+    tol : float
+        Stop column k when ||g_k(w)|| <= tol * ||g_k(0)||.
+    max_iter : int
+        Newton steps per C; reaching it raises a ConvergenceWarning.
+    gram : ndarray, optional
+        ``newton_gram(Z)``, if the caller has it (it serves every label vector of
+        one Z); computed here when first needed otherwise.
 
     Yields
     ------

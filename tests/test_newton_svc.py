@@ -13,9 +13,14 @@ from rfbench.newton_svc import (
     newton_gram,
     primal_objective,
     row_space,
-    squared_hinge_path,
     squared_hinge_paths,
 )
+
+
+def squared_hinge_path(Z, y, Cs, w0=None, **kwargs):
+    """The path of one label vector: ``squared_hinge_paths`` on the single column y."""
+    W0 = None if w0 is None else w0[:, None]
+    return (W[:, 0] for W in squared_hinge_paths(Z, y[:, None], Cs, W0, **kwargs))
 
 
 def binary_problem(n=400, p=15, seed=0, scale=1.0):
