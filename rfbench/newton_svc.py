@@ -146,8 +146,9 @@ def _minimize(
         for k in todo:
             S[k] = systems[k].newton_step(R[k] > 0, G[k], C)
         D = S @ Z.T
+        E = Y * D  # y_i d_i: R and E give each column's residuals along its step
         for k in todo:
-            t = _line_search(Y[k], margin[k], D[k], C, W[k] @ S[k], S[k] @ S[k])
+            t = _line_search(R[k], E[k], C, W[k] @ S[k], S[k] @ S[k])
             W[k] += t * S[k]
             margin[k] += t * D[k]
     warnings.warn(f"Newton's method did not reach tol in {max_iter} steps at C={C}", ConvergenceWarning, stacklevel=3)
@@ -246,16 +247,16 @@ def _spd_solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     return x
 
 
-def _line_search(y: np.ndarray, margin: np.ndarray, d: np.ndarray, C: float, ws: float, ss: float) -> float:
+def _line_search(a: np.ndarray, e: np.ndarray, C: float, ws: float, ss: float) -> float:
     """argmin_t f(w + t s): Newton's method on the convex piecewise quadratic phi(t), from t = 1.
 
-    With a_i = 1 - y_i m_i and e_i = y_i d_i (y_i^2 = 1), the residual is a_i - t e_i and
+    With the residuals a_i = 1 - y_i m_i at w and e_i = y_i d_i, d = Z s (y_i^2 = 1), the residual
+    at w + t s is a_i - t e_i and
     phi'(t) = w.s + t s.s - 2C sum_A (a_i - t e_i) e_i over A(t) = {i : residual > 0},
     phi''(t) = s.s + 2C sum_A e_i^2; each step is exact on the current piece, so it ends
     once t stays on one piece.  Rows with a_i <= 0 and e_i >= 0 stay off A(t) for every t >= 0
     (s is a descent direction), so only the others are kept.
     """
-    a, e = 1.0 - y * margin, y * d
     rows = (a > 0) | (e < 0)
     a, e = a[rows], e[rows]
     t = 1.0
