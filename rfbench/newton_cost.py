@@ -3,17 +3,19 @@
 The generalized Newton method (:mod:`rfbench.newton_svc`) factors one r x r Hessian per step
 and one-vs-rest column, r the width of the design (its row space's for sparse codes, at most
 the width).  Along an increasing grid of C, warm-started, it takes about ``STEPS_PER_C`` steps
-per C and column (2.96 measured: 5,083 steps for the 1,716 solves of a letter AsK-RFF trial,
-26 classes x 11 C x (5 folds + refit)), so a model selection costs about
+per C and column (3.49 measured: 5,083 steps for the 1,456 solves of a letter AsK-RFF trial,
+26 classes x (5 folds x 11 C + the refit)), so a model selection costs about
 
 .. math::
 
-    T \\approx \\frac{s\\, n_w\\, n_{\\rm solves}\\,(r^3 / 3 + 6 n r)}{R}
+    T \\approx s\\, n_w\\, n_{\\rm solves} \\left(\\frac{r^3 / 3 + 6 n r}{R} + t_0\\right)
 
 CPU-seconds (n_solves: the values of C solved along all paths, cv n_C + 1 with cross-validation):
 r^3 / 3 flops per Cholesky factorization, about 6 n r per step for the products
-with the n x r design, and R = ``FLOPS_PER_CPU_SECOND``, measured on these papers' runs
-(Letter NRFF at k = 4,096 columns: 10 C x 26 classes, about 1,090 CPU-s per trial).  Beyond
+with the n x r design, R = ``FLOPS_PER_CPU_SECOND``, measured on these papers' runs (Letter
+NRFF at k = 4,096 columns: 10 C x 26 classes, about 1,090 CPU-s per trial), and t_0 =
+``STEP_OVERHEAD_SECONDS`` for what a step costs beyond them (line search, active-set updates,
+Python: about half of the 8.9 CPU-s of the letter AsK-RFF trial above, r = 192).  Beyond
 ``MAX_CPU_SECONDS`` the run is refused before the solver starts, with the cost and the
 options that cost less.
 """
@@ -25,9 +27,11 @@ from dataclasses import dataclass
 log = logging.getLogger("rfbench")
 
 #: Newton steps per value of C and one-vs-rest column along a warm-started grid.
-STEPS_PER_C = 3
+STEPS_PER_C = 3.5
 #: Floating-point operations per CPU-second of the solver's BLAS and LAPACK calls on one core.
-FLOPS_PER_CPU_SECOND = 1.6e10
+FLOPS_PER_CPU_SECOND = 2e10
+#: CPU-seconds of a Newton step beyond its flops, measured on narrow designs.
+STEP_OVERHEAD_SECONDS = 1e-3
 #: Estimated CPU time above which ``solver="newton"`` refuses the features (one trial's model selection).
 MAX_CPU_SECONDS = 3600.0
 
@@ -65,9 +69,9 @@ def newton_cost(n_rows: int, width: int, n_columns: int, n_solves: int) -> Newto
     n_solves : int
         Values of C solved: cv n_C + 1 with cross-validation, n_C on a test-set grid, else 1.
     """
-    steps = STEPS_PER_C * n_columns * n_solves
+    steps = round(STEPS_PER_C * n_columns * n_solves)
     flops = steps * (width**3 / 3 + 6 * n_rows * width)
-    return NewtonCost(steps, width, flops / FLOPS_PER_CPU_SECOND)
+    return NewtonCost(steps, width, flops / FLOPS_PER_CPU_SECOND + steps * STEP_OVERHEAD_SECONDS)
 
 
 def widest_affordable(n_rows: int, n_columns: int, n_solves: int) -> int:
