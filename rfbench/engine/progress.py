@@ -11,6 +11,7 @@ import logging
 import multiprocessing
 import os
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import TextIO
@@ -21,7 +22,10 @@ from tqdm.contrib.logging import logging_redirect_tqdm
 log = logging.getLogger("rfbench")
 
 #: Seconds between two plain log lines on the fits of one trial.
-FIT_LOG_INTERVAL = 60.0
+FIT_LOG_INTERVAL = 30.0
+#: Seconds of silence after which a line (or a bar's redraw) says the trial is still at work, even
+#: within one long fit, when no fit has ended since (``TrialProgress``'s heartbeat thread).
+SILENCE_LIMIT = 30.0
 
 
 def interactive(stream: TextIO) -> bool:
@@ -57,10 +61,17 @@ class TrialProgress:
         self._trials = tqdm(total=total, initial=done, desc=f"{name} trials".lstrip(), unit="trial", file=stream,
                             dynamic_ncols=True) if bars else None
         self._fits: tqdm | None = None  # the current trial's, from its first fit on
+        self._fit_counts = (0, 0)  # the current trial's fits done and total, for the heartbeat
+        self._trial_start = self._last_line = self._start
+        self._stop = threading.Event()
+        self._heartbeat = threading.Thread(target=self._beat, name="rfbench-progress", daemon=True)
+        self._heartbeat.start()
 
     def trial_done(self) -> None:
         """Count one more recorded trial."""
         self.done += 1
+        self._fit_counts, self._trial_start = (0, 0), time.monotonic()
+        self._last_line = self._trial_start
         if self.bars:
             self._close_fits()
             self._trials.update(1)
@@ -72,18 +83,38 @@ class TrialProgress:
 
     def fits(self, done: int, total: int) -> None:
         """Model-selection fits ``done`` of ``total`` in the current trial."""
+        self._fit_counts = (done, total)
         if self.bars:
             if self._fits is None:
                 self._fits = tqdm(total=total, desc="  fits", unit="fit", file=self._stream, position=1,
                                   leave=False, dynamic_ncols=True)
             self._fits.update(done - self._fits.n)
+            self._last_line = time.monotonic()
         elif time.monotonic() - self._last_fit_log >= FIT_LOG_INTERVAL:
-            self._last_fit_log = time.monotonic()
+            self._last_fit_log = self._last_line = time.monotonic()
             log.info("%strial %d/%d, model selection %d/%d fits", self._prefix, self.done + 1, self.total,
                      done, total)
 
+    def _beat(self) -> None:
+        """Every second: after ``SILENCE_LIMIT`` s without a line, say where the trial is (a bar: redraw it)."""
+        while not self._stop.wait(1.0):
+            now = time.monotonic()
+            if now - self._last_line < SILENCE_LIMIT:
+                continue
+            self._last_line = now
+            if self.bars:
+                if self._fits is not None:
+                    self._fits.refresh()
+                continue
+            done, total = self._fit_counts
+            log.info("%strial %d/%d still at work, %s into it%s", self._prefix, self.done + 1, self.total,
+                     tqdm.format_interval(now - self._trial_start),
+                     f", model selection {done}/{total} fits" if total else "")
+
     def close(self) -> None:
-        """End the bars (the trials bar stays on screen, the fits bar goes)."""
+        """Stop the heartbeat; end the bars (the trials bar stays on screen, the fits bar goes)."""
+        self._stop.set()
+        self._heartbeat.join()
         if self.bars:
             self._close_fits()
             self._trials.close()

@@ -18,8 +18,9 @@ does exactly that, and is fast enough to sit in the inner loop of many trials:
 from __future__ import annotations
 
 import ctypes
+import logging
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
@@ -30,7 +31,8 @@ from sklearn.utils.validation import check_array, check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from rfbench.model.grid_search import GridSearchResults
-from rfbench.model.newton_svc import DEFAULT_TOL, newton_gram, row_space, squared_hinge_path
+from rfbench.model.newton_cost import check_newton_cost
+from rfbench.model.newton_svc import DEFAULT_TOL, newton_gram, row_space, squared_hinge_paths
 from rfbench.validation import is_int, is_real
 
 #: The paper's grid C = 2^-5, 2^-4, ..., 2^5.
@@ -49,8 +51,14 @@ NEWTON = "newton"
 #: Widest design matrix (features + bias) for ``solver="newton"``: its Hessian is p x p float64.
 MAX_NEWTON_FEATURES = 8192
 
+#: Most one-vs-rest columns ``solver="newton"`` solves together (one GEMM with Z per Newton step for
+#: all of them): 26 classes make two blocks of 13, two jobs per fold for two cores.
+NEWTON_BLOCK = 16
+
 #: Upper bound on the float64 copy of X made per chunk when computing decision values.
 _CHUNK_BYTES = 32 * 2**20
+
+log = logging.getLogger("rfbench")
 
 _libc = ctypes.CDLL(None)
 # liblinear's dual and L1 solvers shuffle with libc rand(); reseeding it before
@@ -197,6 +205,11 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         self.check_params()
         grid = np.asarray(self.C_grid, dtype=np.float64)
         sparse = sp.issparse(X)
+        if self.solver == NEWTON:  # before densifying: a refusal costs nothing
+            self._check_newton_cost(X, y, len(grid), sparse)
+        else:
+            log.info("model: LibLinear -s %s on %s features (%d x %d)", self.solver, "sparse" if sparse else "dense",
+                     *X.shape)
         X = _check_X(X, dense=self.solver == NEWTON)
         y = np.asarray(y)
         if y.ndim != 1 or len(y) != X.shape[0]:
@@ -220,6 +233,14 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             self._fit_liblinear(X, y_idx, grid, cross_validate)
         return self
 
+    def _check_newton_cost(self, X, y, n_C: int, sparse: bool) -> None:
+        """Log the Newton path's estimated cost, or refuse it (``newton_cost.check_newton_cost``)."""
+        n_rows, n_features = X.shape if sp.issparse(X) else np.shape(X)
+        n_classes = len(np.unique(np.asarray(y)))
+        solves = n_C if self.selection == "test_grid" else (
+            self.cv * n_C + 1 if self.cv > 1 and n_C > 1 else 1)
+        check_newton_cost(n_rows, n_features + (self.bias >= 0), 1 if n_classes <= 2 else n_classes, solves, sparse)
+
     def _test_set(self, X_test, y_test) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray]:
         """The test features and their labels as indices into ``classes_`` (-1: a label not trained on)."""
         if X_test is None or y_test is None:
@@ -241,8 +262,9 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             (Z, Q), tol = _newton_design(X, self.bias, sparse), DEFAULT_TOL if self.tol is None else float(self.tol)
             signs = _one_vs_rest_signs(y_idx, len(self.classes_))
             Z_test = _in_basis(_design_matrix(X_test, self.bias), Q)
-            with threadpool_limits(limits=1):
-                scores[order], W = _newton_path_scores(Z, signs, grid[order], tol, Z_test, y_test)
+            with threadpool_limits(limits=1), ThreadPoolExecutor(self.n_jobs) as pool:
+                W = _newton_paths(pool, Z, signs, grid[order], tol).result()
+            scores[order] = _newton_accuracy(W, Z_test, y_test)
             W = _from_basis(W, Q)
             for rank, j in enumerate(order):
                 weights[j] = self._split_bias(W[rank])
@@ -273,7 +295,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
     def _fit_newton(
         self, X: np.ndarray, y_idx: np.ndarray, grid: np.ndarray, cross_validate: bool, sparse: bool
     ) -> None:
-        """CV and refit by ``squared_hinge_path``: folds in threads, then the refit's classes.
+        """CV and refit by ``squared_hinge_paths``: each fold's class blocks in threads, then the refit's.
 
         Each fold walks the grid upwards, warm-starting each C from the last; the refit
         starts from the folds' mean solution at the chosen C.  All of it runs with one
@@ -287,22 +309,19 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         with threadpool_limits(limits=1), ThreadPoolExecutor(self.n_jobs) as pool:
             start = None
             if cross_validate:
-                folds = StratifiedKFold(n_splits=self.cv, shuffle=True, random_state=self.random_state)
-                jobs = [pool.submit(_newton_fold, Z, signs, y_idx, grid[order], tol, *fold)
-                        for fold in folds.split(X, y_idx)]
+                folds = list(StratifiedKFold(n_splits=self.cv, shuffle=True, random_state=self.random_state)
+                             .split(X, y_idx))
+                paths = [_newton_paths(pool, Z[train], signs[train], grid[order], tol) for train, _ in folds]
                 scores, weights = np.empty((self.cv, len(grid))), []
-                for f, job in enumerate(jobs):
-                    scores[f, order], fold_weights = job.result()
-                    weights.append(fold_weights)
+                for f, ((_, test), path) in enumerate(zip(folds, paths)):
+                    weights.append(path.result())
+                    scores[f, order] = _newton_accuracy(weights[-1], Z[test], y_idx[test])
                     self._fitted(len(grid))
                 self._select_C(grid, scores.mean(axis=0))
                 start = np.mean(weights, axis=0)[np.flatnonzero(grid[order] == self.C_)[0]]
             else:
                 self._select_C(grid, None)
-            gram = newton_gram(Z) if signs.shape[1] > 1 else None  # one for every class's refit
-            refits = [pool.submit(_newton_refit, Z, signs[:, k], self.C_, None if start is None else start[:, k],
-                                  tol, gram) for k in range(signs.shape[1])]
-            W = _from_basis(np.column_stack([job.result() for job in refits]), Q)
+            W = _from_basis(_newton_paths(pool, Z, signs, np.array([self.C_]), tol, start).result()[0], Q)
         self._fitted(1)
         self.coef_, self.intercept_ = self._split_bias(W)
         self._labels = self._newton_labels()
@@ -428,30 +447,48 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         return scores
 
 
-def _newton_fold(
-    Z: np.ndarray, signs: np.ndarray, y_idx: np.ndarray, Cs: np.ndarray, tol: float,
-    train: np.ndarray, test: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(test-fold accuracy, weights (n_C, p, n_w)) along the increasing grid ``Cs``, one path per column of signs."""
-    return _newton_path_scores(Z[train], signs[train], Cs, tol, Z[test], y_idx[test])
+class _NewtonPaths:
+    """Weights (n_C, p, n_w) along a grid of C, its class blocks computed by a thread pool."""
+
+    def __init__(self, jobs: list[Future]):
+        self.jobs = jobs
+
+    def result(self) -> np.ndarray:
+        return np.concatenate([job.result() for job in self.jobs], axis=-1)
 
 
-def _newton_path_scores(
-    Z: np.ndarray, signs: np.ndarray, Cs: np.ndarray, tol: float, Z_eval: np.ndarray, y_eval: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(accuracy on (Z_eval, y_eval), weights (n_C, p, n_w)) of the models trained on Z along the increasing ``Cs``."""
-    gram = newton_gram(Z)
-    W = np.stack([np.array(list(squared_hinge_path(Z, signs[:, k], Cs, tol=tol, gram=gram)))
-                  for k in range(signs.shape[1])], axis=-1)
-    decisions = Z_eval @ W  # (n_C, n_eval, n_w)
-    predicted = (decisions[..., 0] > 0) if signs.shape[1] == 1 else np.argmax(decisions, axis=-1)
-    return np.mean(predicted == y_eval, axis=1), W
+def _newton_paths(
+    pool: ThreadPoolExecutor, Z: np.ndarray, signs: np.ndarray, Cs: np.ndarray, tol: float,
+    start: np.ndarray | None = None,
+) -> _NewtonPaths:
+    """The path of each one-vs-rest column of ``signs`` along the increasing ``Cs``, one job per class block."""
+    gram = newton_gram(Z) if signs.shape[1] > NEWTON_BLOCK else None  # shared by the blocks
+    return _NewtonPaths([
+        pool.submit(_newton_path, Z, signs[:, block], Cs, tol, None if start is None else start[:, block], gram)
+        for block in class_blocks(signs.shape[1])])
 
 
-def _newton_refit(
-    Z: np.ndarray, y: np.ndarray, C: float, start: np.ndarray | None, tol: float, gram: np.ndarray | None
+def _newton_path(
+    Z: np.ndarray, Y: np.ndarray, Cs: np.ndarray, tol: float, start: np.ndarray | None, gram: np.ndarray | None
 ) -> np.ndarray:
-    return next(squared_hinge_path(Z, y, [C], start, tol, gram=gram))
+    """Weights (n_C, p, n_columns) of the columns of Y along ``Cs``."""
+    return np.array(list(squared_hinge_paths(Z, Y, Cs, start, tol, gram=gram)))
+
+
+def _newton_accuracy(W: np.ndarray, Z_eval: np.ndarray, y_eval: np.ndarray) -> np.ndarray:
+    """Accuracy on (Z_eval, y_eval) of each of the weights W (n_C, p, n_w): one column is binary."""
+    decisions = Z_eval @ W  # (n_C, n_eval, n_w)
+    predicted = (decisions[..., 0] > 0) if W.shape[-1] == 1 else np.argmax(decisions, axis=-1)
+    return np.mean(predicted == y_eval, axis=1)
+
+
+def class_blocks(n_w: int) -> list[np.ndarray]:
+    """The one-vs-rest columns solved together, at most ``NEWTON_BLOCK`` each, in near-equal blocks.
+
+    Fixed by the number of columns alone, so that the shared GEMMs, and with them the result to
+    the last bit, do not depend on the threads.
+    """
+    return np.array_split(np.arange(n_w), -(-n_w // NEWTON_BLOCK))
 
 
 def _newton_design(X: np.ndarray, bias: float, sparse: bool) -> tuple[np.ndarray, np.ndarray | None]:

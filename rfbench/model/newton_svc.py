@@ -41,7 +41,8 @@ import warnings
 from collections.abc import Iterator, Sequence
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve, eigh
+from scipy.linalg import LinAlgError, eigh
+from scipy.linalg.lapack import dpotrf, dpotrs
 from sklearn.exceptions import ConvergenceWarning
 
 #: Default relative gradient tolerance ||g(w)|| <= tol ||g(0)||.
@@ -53,29 +54,37 @@ def primal_objective(Z: np.ndarray, y: np.ndarray, C: float, w: np.ndarray) -> f
     return float(0.5 * w @ w + C * np.sum(np.maximum(0.0, 1.0 - y * (Z @ w)) ** 2))
 
 
-def squared_hinge_path(
+def squared_hinge_paths(
     Z: np.ndarray,
-    y: np.ndarray,
+    Y: np.ndarray,
     Cs: Sequence[float],
-    w0: np.ndarray | None = None,
+    W0: np.ndarray | None = None,
     tol: float = DEFAULT_TOL,
     max_iter: int = 200,
     gram: np.ndarray | None = None,
 ) -> Iterator[np.ndarray]:
-    """Minimizers of f for each C in ``Cs``, each warm-started from the previous one.
+    """Minimizers of f for each C in ``Cs``, each warm-started from the previous one, for the label
+    vectors Y[:, k] of one Z together (e.g. one-vs-rest; Y[:, None] for one vector).
+
+    Each column is its own problem, stopped by its own ||g_k|| <= tol ||g_k(0)||, with its own
+    Hessian; the products with Z of all columns are single GEMMs (Z W, Z^T (y . r), Z S), so Z is
+    read once per step for every column rather than once per column: the narrow dense features
+    of the papers are memory-bound matrix-vector products otherwise.  A column that has converged
+    takes zero steps while the others go on, so its result does not depend on the other columns
+    beyond round-off in the shared products.
 
     Parameters
     ----------
     Z : ndarray of shape (n_samples, n_features), float64, C-contiguous
         Features (an intercept is a constant column of Z).
-    y : ndarray of shape (n_samples,)
-        Labels in {-1.0, +1.0}.
+    Y : ndarray of shape (n_samples, n_columns)
+        Labels in {-1.0, +1.0}, one problem per column.
     Cs : sequence of float
         Values of C, best in increasing order (warm starts then move least).
-    w0 : ndarray of shape (n_features,), optional
+    W0 : ndarray of shape (n_features, n_columns), optional
         Start for the first C (zeros by default).
     tol : float
-        Stop when ||g(w)|| <= tol * ||g(0)||.
+        Stop column k when ||g_k(w)|| <= tol * ||g_k(0)||.
     max_iter : int
         Newton steps per C; reaching it raises a ConvergenceWarning.
     gram : ndarray, optional
@@ -84,15 +93,19 @@ def squared_hinge_path(
 
     Yields
     ------
-    w : ndarray of shape (n_features,)
+    W : ndarray of shape (n_features, n_columns)
         A fresh array for each C.
     """
-    w = np.zeros(Z.shape[1]) if w0 is None else np.array(w0, dtype=np.float64)
-    gnorm0 = np.linalg.norm(Z.T @ y)  # ||g(0)|| = 2C ||Z^T y||
-    system = _ActiveGram(Z, gram) if _primal(Z) else _RowGram(Z, gram)
+    # Each column's arrays are rows of (n_columns, ...) arrays here: contiguous for its own Newton
+    # step, and the products with Z are then about twice as fast as with column-major blocks.
+    W = np.zeros((Y.shape[1], Z.shape[1])) if W0 is None else np.array(W0, dtype=np.float64).T.copy()
+    Y = np.ascontiguousarray(Y.T, dtype=np.float64)
+    gnorm0 = np.linalg.norm(Y @ Z, axis=1)  # ||g_k(0)|| = 2C ||Z^T y_k||
+    shared = _SharedGram(Z, gram)
+    systems = [_ActiveGram(Z, shared) if _primal(Z) else _RowGram(Z, shared) for _ in range(len(Y))]
     for C in Cs:
-        w = _minimize(Z, y, float(C), w, tol * 2.0 * C * gnorm0, max_iter, system)
-        yield w.copy()
+        W = _minimize(Z, Y, float(C), W, tol * 2.0 * C * gnorm0, max_iter, systems)
+        yield W.T.copy()
 
 
 def newton_gram(Z: np.ndarray) -> np.ndarray:
@@ -117,25 +130,42 @@ def _primal(Z: np.ndarray) -> bool:
 
 
 def _minimize(
-    Z: np.ndarray, y: np.ndarray, C: float, w: np.ndarray, gtol: float, max_iter: int,
-    system: _ActiveGram | _RowGram,
+    Z: np.ndarray, Y: np.ndarray, C: float, W: np.ndarray, gtol: np.ndarray, max_iter: int,
+    systems: list[_ActiveGram] | list[_RowGram],
 ) -> np.ndarray:
-    margin = Z @ w
+    """Newton steps on every row w_k of W (labels Y[k]) until each ||g_k|| is at most ``gtol[k]``."""
+    margin = W @ Z.T
     for _ in range(max_iter):
-        r = 1.0 - y * margin
-        mask = r > 0
-        active = np.flatnonzero(mask)
-        Z_act = Z.take(active, axis=0)  # take: ~10x a boolean mask
-        g = w - 2.0 * C * (Z_act.T @ (y[active] * r[active]))
-        if np.linalg.norm(g) <= gtol:
-            return w
-        s = system.newton_step(mask, active, Z_act, g, C)
-        d = Z @ s
-        t = _line_search(y, margin, d, C, w @ s, s @ s)
-        w += t * s
-        margin += t * d
+        R = 1.0 - Y * margin
+        # y_i r_i on the active set, 0 off it: max(r, 0) y, so rows off the set add exact zeros.
+        G = W - 2.0 * C * ((np.maximum(R, 0.0) * Y) @ Z)
+        todo = np.flatnonzero(np.linalg.norm(G, axis=1) > gtol)
+        if len(todo) == 0:
+            return W
+        S = np.zeros_like(W)
+        for k in todo:
+            S[k] = systems[k].newton_step(R[k] > 0, G[k], C)
+        D = S @ Z.T
+        E = Y * D  # y_i d_i: R and E give each column's residuals along its step
+        for k in todo:
+            t = _line_search(R[k], E[k], C, W[k] @ S[k], S[k] @ S[k])
+            W[k] += t * S[k]
+            margin[k] += t * D[k]
     warnings.warn(f"Newton's method did not reach tol in {max_iter} steps at C={C}", ConvergenceWarning, stacklevel=3)
-    return w
+    return W
+
+
+class _SharedGram:
+    """``newton_gram(Z)``, computed when a column's system first needs it and then shared by all."""
+
+    def __init__(self, Z: np.ndarray, gram: np.ndarray | None):
+        self.Z, self._value = Z, gram
+
+    @property
+    def value(self) -> np.ndarray:
+        if self._value is None:
+            self._value = newton_gram(self.Z)
+        return self._value
 
 
 class _ActiveGram:
@@ -146,18 +176,16 @@ class _ActiveGram:
     costs min(|I|, n - |I|) p^2 (from Z^T Z for a large I).
     """
 
-    def __init__(self, Z: np.ndarray, gram: np.ndarray | None):
+    def __init__(self, Z: np.ndarray, gram: _SharedGram):
         self.Z, self._gram = Z, gram
         self.mask: np.ndarray | None = None
         self.value: np.ndarray | None = None
 
-    def newton_step(
-        self, mask: np.ndarray, active: np.ndarray, Z_act: np.ndarray, g: np.ndarray, C: float
-    ) -> np.ndarray:
+    def newton_step(self, mask: np.ndarray, g: np.ndarray, C: float) -> np.ndarray:
         """s = -H^-1 g with H = I + 2C Z_I^T Z_I, one p x p Cholesky."""
         H = 2.0 * C * self.update(mask)
-        H[np.diag_indices_from(H)] += 1.0
-        return -cho_solve(cho_factor(H, lower=True, check_finite=False), g, check_finite=False)
+        H.flat[:: len(H) + 1] += 1.0
+        return -_spd_solve(H, g)
 
     def update(self, mask: np.ndarray) -> np.ndarray:
         n_active = int(np.count_nonzero(mask))
@@ -177,9 +205,7 @@ class _ActiveGram:
 
     @property
     def gram(self) -> np.ndarray:
-        if self._gram is None:
-            self._gram = self.Z.T @ self.Z
-        return self._gram
+        return self._gram.value
 
     def _outer(self, rows: np.ndarray) -> np.ndarray:
         Z_rows = self.Z.take(rows, axis=0)
@@ -193,34 +219,52 @@ class _RowGram:
     (|I| <= n < p) on a block of Z Z^T, which is formed once for every C and label vector.
     """
 
-    def __init__(self, Z: np.ndarray, gram: np.ndarray | None):
-        self.rows = Z @ Z.T if gram is None else gram
+    def __init__(self, Z: np.ndarray, gram: _SharedGram):
+        self.Z, self._gram = Z, gram
 
-    def newton_step(
-        self, mask: np.ndarray, active: np.ndarray, Z_act: np.ndarray, g: np.ndarray, C: float
-    ) -> np.ndarray:
+    def newton_step(self, mask: np.ndarray, g: np.ndarray, C: float) -> np.ndarray:
+        active = np.flatnonzero(mask)
         if len(active) == 0:
             return -g  # H = I
-        K = self.rows[np.ix_(active, active)]
-        K[np.diag_indices_from(K)] += 1.0 / (2.0 * C)
-        v = cho_solve(cho_factor(K, lower=True, check_finite=False), Z_act @ g, check_finite=False)
+        Z_act = self.Z.take(active, axis=0)  # take: ~10x a boolean mask
+        K = self._gram.value[np.ix_(active, active)]
+        K.flat[:: len(K) + 1] += 1.0 / (2.0 * C)
+        v = _spd_solve(K, Z_act @ g)
         return Z_act.T @ v - g
 
 
-def _line_search(y: np.ndarray, margin: np.ndarray, d: np.ndarray, C: float, ws: float, ss: float) -> float:
+def _spd_solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A^-1 b for a symmetric positive definite A (overwritten) by LAPACK's Cholesky, dpotrf and dpotrs.
+
+    Called once per Newton step and column, so LAPACK directly: scipy's cho_factor/cho_solve
+    checks cost about as much as the factorization of the papers' p = 100-200.
+    """
+    factor, info = dpotrf(A, lower=1, clean=0, overwrite_a=1)
+    if info == 0:
+        x, info = dpotrs(factor, b, lower=1)
+    if info != 0:
+        raise LinAlgError(f"Cholesky factorization of the Newton system failed (LAPACK info {info})")
+    return x
+
+
+def _line_search(a: np.ndarray, e: np.ndarray, C: float, ws: float, ss: float) -> float:
     """argmin_t f(w + t s): Newton's method on the convex piecewise quadratic phi(t), from t = 1.
 
-    phi'(t) = w.s + t s.s - 2C sum_A (1 - y_i (m_i + t d_i)) y_i d_i over A(t) = {i : residual > 0},
-    phi''(t) = s.s + 2C sum_A d_i^2; each step is exact on the current piece, so it ends
-    once t stays on one piece.
+    With the residuals a_i = 1 - y_i m_i at w and e_i = y_i d_i, d = Z s (y_i^2 = 1), the residual
+    at w + t s is a_i - t e_i and
+    phi'(t) = w.s + t s.s - 2C sum_A (a_i - t e_i) e_i over A(t) = {i : residual > 0},
+    phi''(t) = s.s + 2C sum_A e_i^2; each step is exact on the current piece, so it ends
+    once t stays on one piece.  Rows with a_i <= 0 and e_i >= 0 stay off A(t) for every t >= 0
+    (s is a descent direction), so only the others are kept.
     """
+    rows = (a > 0) | (e < 0)
+    a, e = a[rows], e[rows]
     t = 1.0
     for _ in range(50):
-        r = 1.0 - y * (margin + t * d)
+        r = a - t * e
         active = r > 0
-        d_act = d[active]
-        slope = ws + t * ss - 2.0 * C * np.dot(y[active] * r[active], d_act)
-        step = slope / (ss + 2.0 * C * np.dot(d_act, d_act))
+        e_act = e[active]
+        step = (ws + t * ss - 2.0 * C * np.dot(r[active], e_act)) / (ss + 2.0 * C * np.dot(e_act, e_act))
         t -= step
         if abs(step) <= 1e-12 * max(1.0, abs(t)):
             break

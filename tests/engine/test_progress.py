@@ -10,6 +10,7 @@ import struct
 import subprocess
 import sys
 import termios
+import time
 
 import pytest
 
@@ -117,3 +118,19 @@ def test_a_terminal_shows_a_trial_bar_unless_ci(tmp_path, ci):
         assert re.search(r"progress: run [0-9a-f]{12}, 2/2 trials", shown) and "trials:" not in shown
     else:
         assert re.search(r"\rrun [0-9a-f]{12} trials: 100%\|.*\| 2/2 \[", shown) and "progress:" not in shown
+
+
+@pytest.mark.parametrize("fits", [(0, 0), (10, 56)])
+def test_a_silent_trial_gets_a_line_after_the_silence_limit(caplog, monkeypatch, fits):
+    """A fit longer than SILENCE_LIMIT still gets lines: the heartbeat says where the trial is."""
+    monkeypatch.setattr(progress, "SILENCE_LIMIT", 0.5)
+    monkeypatch.setattr(progress, "FIT_LOG_INTERVAL", 1e9)
+    with caplog.at_level(logging.INFO, logger="rfbench"), \
+            progress.trial_progress(3, 1, io.StringIO(), name="run 1f53369a7940") as bar:
+        bar.fits(*fits)
+        deadline = time.monotonic() + 10
+        while not caplog.records and time.monotonic() < deadline:
+            time.sleep(0.05)
+    message = caplog.records[0].getMessage()
+    assert message.startswith("progress: run 1f53369a7940, trial 2/3 still at work, 00:0")
+    assert message.endswith(", model selection 10/56 fits" if fits[1] else "into it")

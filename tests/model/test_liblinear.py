@@ -260,6 +260,21 @@ def test_newton_result_does_not_depend_on_threads():
     np.testing.assert_array_equal(fits[0].coef_, fits[1].coef_)
 
 
+def test_newton_class_blocks_do_not_depend_on_threads_and_match_classes_solved_alone(monkeypatch):
+    """Seven classes in blocks of at most 3 (3, 2, 2): bit-equal for any n_jobs, and each class as if alone."""
+    X, y = noisy_problem(n=420, n_classes=7)
+    monkeypatch.setattr(rc, "NEWTON_BLOCK", 3)
+    assert [len(block) for block in rc.class_blocks(7)] == [3, 2, 2]
+    fits = [LibLinearClassifier(solver="newton", random_state=0, n_jobs=n_jobs).fit(X, y) for n_jobs in (1, 2, 3)]
+    for fit in fits[1:]:
+        np.testing.assert_array_equal(fit.cv_scores_, fits[0].cv_scores_)
+        np.testing.assert_array_equal(fit.coef_, fits[0].coef_)
+    monkeypatch.setattr(rc, "NEWTON_BLOCK", 1)
+    alone = LibLinearClassifier(solver="newton", random_state=0, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(alone.cv_scores_, fits[0].cv_scores_)
+    np.testing.assert_allclose(alone.coef_, fits[0].coef_, rtol=1e-7, atol=1e-9 * np.abs(alone.coef_).max())
+
+
 @pytest.mark.parametrize("solver, n_jobs", [(1, 1), (2, 2), ("newton", 2)])
 def test_progress_counts_every_fit_up_to_the_refit(solver, n_jobs):
     X, y = noisy_problem(n_classes=3)

@@ -6,7 +6,21 @@ import pytest
 import scipy.sparse as sp
 from liblinear.liblinearutil import train
 
-from rfbench.model.newton_svc import _ActiveGram, _RowGram, newton_gram, primal_objective, row_space, squared_hinge_path
+from rfbench.model.newton_svc import (
+    _ActiveGram,
+    _RowGram,
+    _SharedGram,
+    newton_gram,
+    primal_objective,
+    row_space,
+    squared_hinge_paths,
+)
+
+
+def squared_hinge_path(Z, y, Cs, w0=None, **kwargs):
+    """The path of one label vector: ``squared_hinge_paths`` on the single column y."""
+    W0 = None if w0 is None else w0[:, None]
+    return (W[:, 0] for W in squared_hinge_paths(Z, y[:, None], Cs, W0, **kwargs))
 
 
 def binary_problem(n=400, p=15, seed=0, scale=1.0):
@@ -83,8 +97,8 @@ def test_the_two_newton_systems_give_the_same_step():
     mask = r > 0
     active = np.flatnonzero(mask)
     g = w - 2.0 * C * (Z[active].T @ (y[active] * r[active]))
-    direct = _ActiveGram(Z, None).newton_step(mask, active, Z[active], g, C)
-    woodbury = _RowGram(Z, None).newton_step(mask, active, Z[active], g, C)
+    direct = _ActiveGram(Z, _SharedGram(Z, Z.T @ Z)).newton_step(mask, g, C)
+    woodbury = _RowGram(Z, _SharedGram(Z, Z @ Z.T)).newton_step(mask, g, C)
     expected = -np.linalg.solve(np.eye(80) + 2.0 * C * Z[active].T @ Z[active], g)
     np.testing.assert_allclose(direct, expected, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(woodbury, expected, rtol=1e-9, atol=1e-12)
@@ -123,3 +137,18 @@ def test_newton_on_the_row_space_reaches_the_optimum_of_the_full_problem():
     for w, v, C in zip(squared_hinge_path(Z, y, Cs), squared_hinge_path(Z @ Q, y, Cs), Cs):
         assert primal_objective(Z, y, C, Q @ v) <= primal_objective(Z, y, C, w) * (1 + 1e-12)
         np.testing.assert_allclose(Q @ v, w, atol=1e-9 * np.abs(w).max())
+
+
+@pytest.mark.parametrize("n, p", [(300, 12), (40, 90)])  # the p x p system and Woodbury's
+def test_columns_solved_together_equal_each_solved_alone(n, p):
+    """One-vs-rest columns sharing Z's products converge each to its own optimum, as alone."""
+    rng = np.random.default_rng(7)
+    Z = rng.standard_normal((n, p))
+    Y = np.where(Z[:, :3] + 0.8 * rng.standard_normal((n, 3)) > 0, 1.0, -1.0)
+    Cs = [2.0**-3, 1.0, 16.0]
+    for C, W in zip(Cs, squared_hinge_paths(Z, Y, Cs)):
+        assert W.shape == (p, 3)
+        for k in range(3):
+            alone = next(squared_hinge_path(Z, Y[:, k], [C]))
+            assert primal_objective(Z, Y[:, k], C, W[:, k]) <= primal_objective(Z, Y[:, k], C, alone) * (1 + 1e-12)
+            np.testing.assert_allclose(W[:, k], alone, rtol=1e-7, atol=1e-9 * np.abs(alone).max())
