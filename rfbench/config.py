@@ -20,13 +20,14 @@ from typing import Any
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
+from rfbench import locations
 from rfbench.metrics import NORMS
 from rfbench.validation import is_int
 
 #: The config groups every run composes.
 GROUPS = ("dataset", "kernel", "feature_map", "classifier", "experiment")
-#: The config groups live beside the package, at the repository's top level.
-CONFIG_DIR = str(Path(__file__).resolve().parents[1] / "configs")
+#: The config groups: the repository's top-level configs/, or their copy inside an installed package.
+CONFIG_DIR = locations.CONFIG_DIR
 
 
 #: Config keys that change how a run executes, not what it computes; excluded from run ids.
