@@ -10,7 +10,7 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig
 
-from rfbench import experiment
+from rfbench import experiment, interrupt
 from rfbench.config import CONFIG_DIR, ConfigError
 from rfbench.dataset import DatasetError
 from rfbench.preflight import check_command_line
@@ -18,9 +18,10 @@ from rfbench.preflight import check_command_line
 
 def main() -> None:
     """``rfbench``: check every job of the command line, then let Hydra run them."""
-    with _reported():
-        check_command_line(sys.argv[1:], CONFIG_DIR)
-    _run()
+    with interrupt.interruptible("rfbench"):
+        with _reported():
+            check_command_line(sys.argv[1:], CONFIG_DIR)
+        _run()
 
 
 @hydra.main(version_base="1.3", config_path=CONFIG_DIR, config_name="config")

@@ -26,7 +26,7 @@ import scipy.sparse as sp
 from omegaconf import OmegaConf
 from threadpoolctl import threadpool_limits
 
-from rfbench import atomic, components, results
+from rfbench import atomic, components, interrupt, results
 from rfbench import config as config_
 from rfbench.dataset import Dataset, load_dataset
 from rfbench.kernel import Kernel
@@ -61,7 +61,10 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
             with _log_to(out / "run.log"):
                 _run_trials(cfg, data, kernel, out, _prepare(cfg, out, start))
                 return _summarize(out)
-        except BaseException:
+        except BaseException as err:
+            if isinstance(err, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the message says how far the run got
+                trials = cfg["experiment"]["trials"]
+                interrupt.note_trials(err, len(results.recorded(out / "trials.csv") & set(range(trials))), trials)
             _remove_if_no_trials(out, new)
             raise
 
