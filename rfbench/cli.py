@@ -14,6 +14,7 @@ from rfbench import experiment, interrupt
 from rfbench.config import CONFIG_DIR, ConfigError
 from rfbench.dataset import DatasetError
 from rfbench.preflight import check_command_line
+from rfbench.results import RecordError
 
 
 def main() -> None:
@@ -32,12 +33,12 @@ def _run(cfg: DictConfig) -> None:
 
 
 @contextlib.contextmanager
-def _reported() -> Iterator[None]:
-    """A user's mistake ends the program with ``rfbench: error: <message>`` and status 2."""
+def _reported(prog: str = "rfbench") -> Iterator[None]:
+    """A user's mistake ends the program with ``<prog>: error: <message>`` and status 2."""
     try:
         yield
-    except (ConfigError, DatasetError) as err:
-        print(f"rfbench: error: {err}", file=sys.stderr)
+    except (ConfigError, DatasetError, RecordError) as err:
+        print(f"{prog}: error: {err}", file=sys.stderr)
         sys.exit(2)
 
 
@@ -49,7 +50,8 @@ def aggregate(argv: list[str] | None = None) -> None:
     parser.add_argument("root", type=Path, help="e.g. results/default")
     parser.add_argument("--metrics", nargs="+", default=["test_accuracy", "gram_error", "time_fit"])
     args = parser.parse_args(argv)
-    trials = results.collect(args.root)
+    with _reported(parser.prog):
+        trials = results.collect(args.root)
     results.write_csv(args.root / "all_trials.csv", trials)
     summary = results.summarize(trials, by=plotting.series_columns(trials) + plotting.POINT)
     results.write_csv(args.root / "all_summary.csv", summary)

@@ -55,6 +55,8 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
         data = load_dataset(cfg["dataset"])
         kernel = _check_against_data(cfg, data)  # the last checks: nothing is written before them
         out = results.run_dir(cfg)
+        for path in (out, out / "trials.csv", out / "grid.csv"):  # what a resume reads and writes
+            results.inside(Path(cfg["experiment"]["results_dir"]), path)
         new = [p for p in out.parents if not p.exists()]  # innermost first
         out.mkdir(parents=True, exist_ok=True)
         try:

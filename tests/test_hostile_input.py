@@ -1,0 +1,128 @@
+"""Hostile input (issue 37): path values, links out of the results tree, damaged records, clean errors.
+
+Each case reproduces a failure the issue names; every one must end in ``<prog>: error: ...`` with
+status 2, no traceback and nothing written, or in a warning that names what a damaged record affects.
+"""
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rfbench import cli, config, results, verify
+from tests.conftest import REPO
+from tests.test_config import compose_cfg
+
+HOSTILE_NAMES = ["../escape", "/tmp/abs", "..", "", "a/../b", "a//b", "a\nb", "n" * 300, "a\\b"]
+
+
+def rfbench(tmp_path: Path, *overrides: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rfbench", f"experiment.results_dir={tmp_path / 'results'}",
+                           "experiment.trials=1", "experiment.n_gram=10", "classifier=none", *overrides],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+def assert_refused(proc: subprocess.CompletedProcess, prog: str, *words: str) -> None:
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(f"{prog}: error: ") and "Traceback" not in proc.stderr, proc.stderr
+    for word in words:
+        assert word in proc.stderr
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_experiment_name_must_be_a_plain_relative_name(name):
+    cfg = compose_cfg()
+    cfg["experiment"]["name"] = name
+    with pytest.raises(config.ConfigError, match="experiment.name=.* is invalid: a plain relative name"):
+        config.validate(cfg)
+
+
+def test_nested_plain_names_are_accepted():
+    cfg = compose_cfg("experiment.name=li/kernel_svm_minmax")
+    config.validate(cfg)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["../escape", "${oc.env:HOSTILE_ABS}", "'a b/..'"])
+def test_a_name_leading_out_of_results_dir_writes_nothing(tmp_path, monkeypatch, name):
+    monkeypatch.setenv("HOSTILE_ABS", str(tmp_path / "abs"))
+    assert_refused(rfbench(tmp_path, f"experiment.name={name}"), "rfbench", "experiment.name=")
+    assert list(tmp_path.iterdir()) == []
+
+
+def record_run(root: Path, run: str = "run0", rows: int = 3) -> Path:
+    """A run folder as rfbench writes it, with ``rows`` trials; its trials.csv."""
+    path = root / "exp" / "runs" / run / "trials.csv"
+    for t in range(rows):
+        results.record_trial(path, {"run_id": run, "trial": t, "dataset.name": "toy", "kernel.name": "gaussian",
+                                    "feature_map.name": "rff", "M": 4, "test_accuracy": 0.5 + t / 10})
+    return path
+
+
+def test_aggregate_refuses_a_trials_csv_linked_out_of_the_tree(tmp_path, capsys):
+    foreign = tmp_path / "foreign.csv"
+    foreign.write_text("trial,secret\n0,42\n")
+    link = tmp_path / "tree" / "exp" / "runs" / "evil" / "trials.csv"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(foreign)
+    with pytest.raises(SystemExit) as exit_:
+        cli.aggregate([str(tmp_path / "tree")])
+    assert exit_.value.code == 2
+    assert "outside" in capsys.readouterr().err and not (tmp_path / "tree" / "all_trials.csv").exists()
+
+
+@pytest.mark.parametrize("target", ["missing", "file", "empty"])
+def test_verify_on_no_results_tree_is_a_clean_error(tmp_path, capsys, target):
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(SystemExit) as exit_:
+        verify.main([str(tmp_path / target)])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.startswith("python -m rfbench.verify: error: ")
+
+
+def test_verify_on_a_foreign_trials_table_is_a_clean_error(tmp_path, capsys):
+    path = tmp_path / "exp" / "runs" / "r" / "trials.csv"
+    path.parent.mkdir(parents=True)
+    path.write_text("a,b\n1,2\n")
+    with pytest.raises(SystemExit) as exit_:
+        verify.main([str(tmp_path)])
+    assert exit_.value.code == 2 and "is not a table of trials" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_resume_through_a_linked_run_folder_is_refused(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    first = rfbench(tmp_path, "experiment.name=x")
+    assert first.returncode == 0, first.stderr
+    (run,) = (tmp_path / "results" / "x" / "runs").iterdir()
+    run.rename(outside / run.name)
+    run.symlink_to(outside / run.name)
+    assert_refused(rfbench(tmp_path, "experiment.name=x", "experiment.force=true"), "rfbench", "outside")
+
+
+def test_a_cut_last_row_is_warned_about_in_every_reader(tmp_path, caplog):
+    path = record_run(tmp_path)
+    path.write_text(path.read_text()[:-5])
+    caplog.set_level(logging.WARNING)
+    trials = results.collect(tmp_path)
+    assert len(trials) == 2
+    assert f"{path}: its last line is cut mid-row" in caplog.text and "after trial 1 is not counted" in caplog.text
+
+
+def test_a_nan_metric_is_warned_about_naming_trial_and_column(tmp_path, caplog):
+    path = record_run(tmp_path)
+    path.write_text(path.read_text().replace(",0.6\n", ",nan\n"))
+    caplog.set_level(logging.WARNING)
+    results.collect(tmp_path)
+    assert "test_accuracy is empty or NaN in trial(s) [1]" in caplog.text
+
+
+@pytest.mark.parametrize("text", ["a,b\n1,2\n", "trial,x\nzero,1\n", "trial,x\n0,1,2,3\n"])
+def test_a_table_that_is_no_trials_record_is_a_record_error(tmp_path, text):
+    path = tmp_path / "trials.csv"
+    path.write_text(text)
+    with pytest.raises(results.RecordError, match="trials.csv is not a table"):
+        results.read_trials(path)
