@@ -36,6 +36,7 @@ from sklearn.base import clone
 from rfbench import config
 from rfbench.config import CONFIG_DIR, ConfigError
 from rfbench.dataset import TASKS
+from rfbench.feature_map import IdentityMap
 from rfbench.kernel import Kernel
 from rfbench.validation import is_real
 
@@ -49,7 +50,19 @@ def component_class(cfg: Mapping[str, Any], group: str) -> type | None:
     target = node.get("_target_")
     if target is None:
         return None
-    return _locate(target, f"{group}={node.get('name')}")
+    cls, (what, attributes) = _locate(target, f"{group}={node.get('name')}"), INTERFACES[group]
+    if not (inspect.isclass(cls) and all(hasattr(cls, a) for a in attributes)):
+        raise ConfigError(f"{group}={node.get('name')}: _target_ {target!r} is not {what} (a class with "
+                          f"{', '.join(attributes)}), e.g. {EXAMPLES[group]}")
+    return cls
+
+
+#: What the ``_target_`` of each group must name: a description and the attributes the engine uses.
+INTERFACES = {"kernel": ("a kernel", ("__call__", "k0", "spectral_density")),
+              "feature_map": ("a feature map", ("from_kernel", "approximates", "transform")),
+              "classifier": ("a model", ("fit", "predict", "tasks"))}
+EXAMPLES = {"kernel": "rfbench.kernel.GaussianKernel", "feature_map": "rfbench.feature_map.GaussianRFF",
+            "classifier": "rfbench.classifier.LibLinearClassifier"}
 
 
 def _locate(target: str, owner: str) -> type | Callable:
@@ -123,6 +136,11 @@ def check_compatible(cfg: Mapping[str, Any]) -> None:
     if task not in TASKS:
         raise ConfigError(f"dataset.task={task!r} is invalid: choose one of {list(TASKS)}")
     model = component_class(cfg, "classifier")
+    if getattr(model, "takes_data", False) and not issubclass(fmap, IdentityMap):
+        raise ConfigError(
+            f"classifier={cfg['classifier']['name']} computes its own kernel on the data itself, not on "
+            f"feature_map={cfg['feature_map']['name']}'s features of kernel={cfg['kernel']['name']}: "
+            "use it with kernel=linear feature_map=identity")
     if model is not None and task not in model.tasks:
         models = _options("classifier", lambda c: c is None or task in c.tasks)
         raise ConfigError(
@@ -158,9 +176,9 @@ def _params(group: str, node: Mapping[str, Any], cls: type, *, drop_none: bool =
 
 def _powers_of_two(key: str, exponents: Any) -> list[float]:
     """[2^e for e in exponents], or a ConfigError unless each e is a number with 2^e a finite float > 0."""
-    if not (isinstance(exponents, list) and all(is_real(e) and -1000 <= e <= 1000 for e in exponents)):
-        raise ConfigError(f"{key}={exponents!r} is invalid: a list of exponents e, -1000 <= e <= 1000 "
-                          "(the grid is 2^e)")
+    if not (isinstance(exponents, list) and exponents and all(is_real(e) and -1000 <= e <= 1000 for e in exponents)):
+        raise ConfigError(f"{key}={exponents!r} is invalid: a non-empty list of exponents e, -1000 <= e <= 1000 "
+                          "(negative ones too: the grid is 2^e)")
     return [2.0 ** e for e in exponents]
 
 

@@ -146,7 +146,7 @@ def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, prog
                 results.record_grid(out / "grid.csv", grid.assign(**ids))
             row = {**config_.flatten(cfg), **ids, "seed": cfg["experiment"]["seed"], **measured}
             results.record_trial(out / "trials.csv", row)
-            log.info("trial %d: %s", t, _format_metrics(row))
+            log.info("trial %d/%d: %s", t + 1, cfg["experiment"]["trials"], _format_metrics(row))  # 1-based
         progress.trial_done()
     return True
 

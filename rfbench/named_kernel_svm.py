@@ -36,6 +36,9 @@ class NamedKernelSVC(PrecomputedKernelSVC):
         As for :class:`~rfbench.kernel_svm.PrecomputedKernelSVC`.
     """
 
+    #: Its kernel is computed on the data itself: the run's feature map must be the identity.
+    takes_data = True
+
     def __init__(
         self,
         metric: str = "cosine_rbf",

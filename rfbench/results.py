@@ -115,8 +115,9 @@ def read_trials(path: Path) -> pd.DataFrame:
         raise RecordError(f"{path} is not a table of trials (its 'trial' column is missing or holds other than "
                           "integers >= 0); move it away, and its trials are computed again")
     if cut:
-        log.warning("%s: its last line is cut mid-row and is left out, so the trial after trial %d is not counted "
-                    "(rerun the run's command to compute it again)", path, trial.iloc[-1] if len(trial) else -1)
+        log.warning("%s: its last line is cut mid-row and is left out, so the trial recorded after the row of "
+                    "trial=%s is not counted (rerun the run's command to compute it again)", path,
+                    trial.iloc[-1] if len(trial) else "none")
     _warn_missing_metrics(path, trials)
     return trials
 
@@ -128,6 +129,30 @@ def _warn_missing_metrics(path: Path, trials: pd.DataFrame) -> None:
         if missing.any() and not missing.all():
             log.warning("%s: %s is empty or NaN in trial(s) %s, which the summaries leave out of its mean and "
                         "count", path, metric, trials.loc[missing, "trial"].tolist())
+
+
+def complete(path: Path) -> bool:
+    """Whether ``path`` holds a whole table (a driver's record of one result, done once it exists).
+
+    A missing file is not; nor is one cut short or damaged (no final newline, rows of unequal width,
+    no data row), which is warned about: the caller computes it again and replaces it.
+    """
+    if not path.exists():
+        return False
+    if damage := table_damage(path):
+        log.warning("%s is %s: computing it again", path, damage)
+    return not damage
+
+
+def table_damage(path: Path) -> str | None:
+    """What makes the CSV at ``path`` no whole table (cut short, ragged rows, no data row); None if it is one."""
+    text = path.read_text()
+    widths = [len(row) for row in csv.reader(io.StringIO(text)) if row]
+    if not text.endswith("\n"):
+        return "cut short (its last line has no end)"
+    if len(set(widths)) > 1:
+        return f"damaged (rows of {sorted(set(widths))} fields)"
+    return "empty (no data row)" if len(widths) < 2 else None
 
 
 def inside(root: Path, path: Path) -> Path:

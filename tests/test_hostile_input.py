@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from rfbench import cli, config, results, verify
@@ -109,7 +110,8 @@ def test_a_cut_last_row_is_warned_about_in_every_reader(tmp_path, caplog):
     caplog.set_level(logging.WARNING)
     trials = results.collect(tmp_path)
     assert len(trials) == 2
-    assert f"{path}: its last line is cut mid-row" in caplog.text and "after trial 1 is not counted" in caplog.text
+    assert f"{path}: its last line is cut mid-row" in caplog.text
+    assert "after the row of trial=1 is not counted" in caplog.text
 
 
 def test_a_nan_metric_is_warned_about_naming_trial_and_column(tmp_path, caplog):
@@ -126,3 +128,41 @@ def test_a_table_that_is_no_trials_record_is_a_record_error(tmp_path, text):
     path.write_text(text)
     with pytest.raises(results.RecordError, match="trials.csv is not a table"):
         results.read_trials(path)
+
+
+COMMITTED_TABLE = REPO / "results" / "rr" / "table1" / "table1.csv"
+
+
+def damaged_results(tmp_path: Path, damage) -> Path:
+    """A results tree holding RR's committed comparison table, damaged by ``damage(text) -> text``."""
+    path = tmp_path / "rr" / "table1" / "table1.csv"
+    path.parent.mkdir(parents=True)
+    path.write_text(damage(COMMITTED_TABLE.read_text()))
+    return path
+
+
+@pytest.mark.parametrize("damage, says", [
+    (lambda text: text[:len(text) // 2], "is cut short"),
+    (lambda text: "\n".join(",".join(f for i, f in enumerate(line.split(",")) if i != 9)
+                            for line in text.splitlines()) + "\n", "lacks the columns ['published']"),
+    (lambda text: text.replace(text.splitlines()[1].split(",")[6], "nan", 1), "line(s) [2]"),
+])
+def test_project_report_names_a_damaged_table_and_writes_nothing(tmp_path, capsys, damage, says):
+    from rfbench.reports import project
+
+    damaged_results(tmp_path, damage)
+    with pytest.raises(SystemExit) as exit_:
+        project.main(["--results", str(tmp_path)])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("python -m rfbench.reports.project: error: ") and says in err, err
+    assert not (tmp_path / "REPORT.md").exists()
+
+
+def test_a_cut_driver_record_is_computed_again(tmp_path, caplog):
+    path = tmp_path / "trial0.csv"
+    results.write_csv(path, pd.DataFrame({"s": [1, 2, 4], "relative_error": [0.5, 0.25, 0.125]}))
+    assert results.complete(path)
+    path.write_text(path.read_text()[:len(path.read_text()) // 2])
+    caplog.set_level(logging.WARNING)
+    assert not results.complete(path) and "is cut short" in caplog.text and "computing it again" in caplog.text

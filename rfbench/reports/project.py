@@ -37,7 +37,7 @@ import pandas as pd  # noqa: E402
 
 from rfbench import plotting, results  # noqa: E402
 from rfbench.reports import render, runs, tutorial  # noqa: E402
-from rfbench.reports.compare import FAILS, HOLDS, NOT_RUN, VERDICTS, ClaimCheck  # noqa: E402
+from rfbench.reports.compare import FAILS, HOLDS, NO_PUBLISHED, NOT_RUN, VERDICTS, ClaimCheck  # noqa: E402
 
 #: Columns that make a CSV a comparison table (:func:`rfbench.reports.compare.compare`).
 COMPARISON = {"source", "metric", "unit", "mean", "sd", "n", "published", "published_sd", "difference",
@@ -145,8 +145,9 @@ def collect(root: Path, paper: Paper) -> Findings:
         columns = set(pd.read_csv(path, nrows=0).columns)
         kind = ("cells" if COMPARISON <= columns else "claims" if CLAIMS <= columns
                 else "deviations" if DEVIATIONS <= columns else None)
-        if kind:
-            tables[kind].append(pd.read_csv(path))
+        if kind or {"source", "verdict"} <= columns:  # a table of verdicts missing a column: damage
+            table = _checked(path, kind, paper)
+            tables[kind].append(table)
     if paper.claims:
         tables["claims"].append(paper.claims(folder))
     cells = pd.concat(tables["cells"], ignore_index=True) if tables["cells"] else pd.DataFrame(columns=[*COMPARISON])
@@ -155,6 +156,33 @@ def collect(root: Path, paper: Paper) -> Findings:
     deviations = deviations.drop_duplicates(subset="deviation", ignore_index=True)
     return Findings(paper, cells, claims.astype(object).fillna(""), deviations[["deviation", "reason"]],
                     _files(folder, "*.md"))
+
+
+def _checked(path: Path, kind: str | None, paper: Paper) -> pd.DataFrame:
+    """The table at ``path``, or a RecordError naming its damage and the cells it would change.
+
+    A cut or ragged file, a table of verdicts missing a column, a verdict that is none of VERDICTS,
+    and a missing number (``mean`` unless not run, ``published`` unless there is none) are damage:
+    read silently, they would change the paper's counts.
+    """
+    fix = f"restore it (git checkout -- {path}) or rerun `{paper.target}`"
+    if damage := results.table_damage(path):
+        raise results.RecordError(f"{path} is {damage}; its {kind or 'verdicts'} are not counted: {fix}")
+    if kind is None:
+        columns = set(pd.read_csv(path, nrows=0).columns)
+        missing = min(COMPARISON - columns, CLAIMS - columns, key=len)
+        raise results.RecordError(f"{path} holds verdicts but lacks the columns {sorted(missing)} of a comparison "
+                                  f"or claim table; its verdicts are not counted: {fix}")
+    table = pd.read_csv(path)
+    bad = ~table["verdict"].isin(VERDICTS) if "verdict" in table else pd.Series(False, index=table.index)
+    if kind == "cells":
+        bad |= table["mean"].isna() & (table["verdict"] != NOT_RUN)
+        bad |= table["published"].isna() & ~table["verdict"].isin((NOT_RUN, NO_PUBLISHED))
+    if bad.any():
+        rows = [int(i) + 2 for i in np.flatnonzero(bad)]  # file lines: the header is line 1
+        raise results.RecordError(f"{path}, line(s) {rows}: a verdict that is none of {list(VERDICTS)}, or a "
+                                  f"missing mean or published value; those {kind} would be miscounted: {fix}")
+    return table
 
 
 def _files(folder: Path, pattern: str) -> list[Path]:
@@ -298,7 +326,10 @@ def main(argv: list[str] | None = None) -> None:
     if not args.results.is_dir():
         parser.exit(2, f"{parser.prog}: error: --results {args.results} is not a directory; pass the results "
                        "tree (default: results)\n")
-    print(f"wrote {write(args.results)}")
+    try:
+        print(f"wrote {write(args.results)}")
+    except results.RecordError as err:
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
 
 
 if __name__ == "__main__":

@@ -176,7 +176,7 @@ def select_sigma(X: np.ndarray, y: np.ndarray, task: str, *, seed: int = 0,
 def chosen_sigma(out: Path, name: str, X: np.ndarray, y: np.ndarray, task: str, seed: int) -> dict:
     """:func:`select_sigma` for dataset ``name``, read from ``out/sigma/<name>.csv`` once recorded."""
     path = out / "sigma" / f"{name}.csv"
-    if path.exists():
+    if results.complete(path):
         return pd.read_csv(path).iloc[0].to_dict()
     start = time.perf_counter()
     choice = {**select_sigma(X, y, task, seed=seed), "n": len(X), "d": X.shape[1], "seed": seed,
@@ -208,7 +208,7 @@ def prefix_errors(K: np.ndarray, fmap: QMCFourierFeatures, X: np.ndarray,
 def gram_trial(path: Path, K: np.ndarray, X: np.ndarray, sigma: float, sequence: str, scramble: bool,
                seed: int, sizes: Sequence[int]) -> None:
     """One trial's errors at every s, written atomically to ``path`` (skipped if it exists)."""
-    if path.exists():
+    if results.complete(path):
         return
     start = time.perf_counter()
     fmap = QMCFourierFeatures(n_components=max(sizes), sigma=sigma, sequence=sequence, scramble=scramble,
@@ -225,7 +225,7 @@ def gram_campaign(out: Path, names: Sequence[str], *, trials: int, seed: int = 0
         setting = GRAM_DATASETS[name]
         bind_inputs(out / "gram" / name, out, {name: setting.config}, setting=asdict(setting), seed=seed,
                     sizes=list(sizes))
-        todo = [job for job in gram_jobs(out / "gram" / name, trials) if not job[0].exists()]
+        todo = [job for job in gram_jobs(out / "gram" / name, trials) if not results.complete(job[0])]
         if not todo:
             continue
         X, y, task = gram_rows(setting, seed, mirror)
@@ -427,7 +427,7 @@ def table1_trial(path: Path, data, sigma: float, lam: float, sequence: str, seed
     The map of ``max(sizes)`` points is fitted once and each s takes its prefix
     (``segment(0, s)``, normalized by s), so the sizes of one trial share one sequence.
     """
-    if path.exists():
+    if results.complete(path):
         return
     fmap = QMCFourierFeatures(n_components=max(sizes), sigma=sigma, sequence=sequence, dtype="float64",
                               random_state=seed).fit(data.X_train)
@@ -452,7 +452,7 @@ def table1_campaign(out: Path, configs: Sequence[str], *, trials: int, seed: int
         for sequence in SEQUENCES:
             for t in range(1 if sequence == "halton" else trials):
                 path = out / "table1" / name / sequence / f"trial{t}.csv"
-                if not path.exists():
+                if not results.complete(path):
                     table1_trial(path, data, choice["sigma"], choice["lambda"], sequence, trial_seed(seed, t),
                                  TABLE1_SIZES[name])
                     _progress(f"table1 {name} {sequence} trial {t}")
@@ -478,13 +478,13 @@ def split_sensitivity(out: Path, name: str = "cpu_act_qmc", *, seed: int = 0,
     choice = pd.read_csv(out / "sigma" / f"{name}.csv").iloc[0]
     for split_seed in SPLIT_SEEDS:
         paths = [folder / f"seed{split_seed}" / f"trial{t}.csv" for t in range(SPLIT_TRIALS)]
-        if all(path.exists() for path in paths):
+        if all(results.complete(path) for path in paths):
             continue
         cfg = dataset_config(name)
         cfg["split"]["seed"] = split_seed
         data = load_dataset(cfg, mirror=mirror)
         for t, path in enumerate(paths):
-            if not path.exists():
+            if not results.complete(path):
                 table1_trial(path, data, choice["sigma"], choice["lambda"], "mc", trial_seed(seed, t), (SPLIT_S,))
         _progress(f"table1 {name} partition seed {split_seed}")
     runs = pd.concat([pd.read_csv(p).assign(split_seed=int(p.parent.name.removeprefix("seed")))

@@ -39,7 +39,7 @@ SUBSTITUTE = "house_16h"
 
 def table2_row(path: Path, X: np.ndarray, sigma: float, s: int) -> None:
     """Discrepancies of the four sequences of s points on both boxes; one CSV (skipped if present)."""
-    if path.exists():
+    if results.complete(path):
         return
     d = X.shape[1]
     start = halton_frequencies(s, d, sigma)
