@@ -40,6 +40,10 @@ def _reported(prog: str = "rfbench") -> Iterator[None]:
     except (ConfigError, DatasetError, RecordError) as err:
         print(f"{prog}: error: {err}", file=sys.stderr)
         sys.exit(2)
+    except MemoryError as err:  # what the estimates before the run did not foresee
+        print(f"{prog}: error: out of memory ({err}); choose a smaller size (feature_map.n_components or m_over_d) "
+              "or dataset", file=sys.stderr)
+        sys.exit(2)
 
 
 def aggregate(argv: list[str] | None = None) -> None:

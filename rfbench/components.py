@@ -51,16 +51,16 @@ def component_class(cfg: Mapping[str, Any], group: str) -> type | None:
     if target is None:
         return None
     cls, (what, attributes) = _locate(target, f"{group}={node.get('name')}"), INTERFACES[group]
-    if not (inspect.isclass(cls) and all(hasattr(cls, a) for a in attributes)):
-        raise ConfigError(f"{group}={node.get('name')}: _target_ {target!r} is not {what} (a class with "
-                          f"{', '.join(attributes)}), e.g. {EXAMPLES[group]}")
+    if not ((inspect.isclass(cls) or group == "classifier") and all(hasattr(cls, a) for a in attributes)):
+        raise ConfigError(f"{group}={node.get('name')}: _target_ {target!r} is not {what} (a class, or a "
+                          f"model's factory, with {', '.join(attributes)}), e.g. {EXAMPLES[group]}")
     return cls
 
 
-#: What the ``_target_`` of each group must name: a description and the attributes the engine uses.
+#: What the ``_target_`` of each group must name: a description and the attributes the engine reads from it.
 INTERFACES = {"kernel": ("a kernel", ("__call__", "k0", "spectral_density")),
               "feature_map": ("a feature map", ("from_kernel", "approximates", "transform")),
-              "classifier": ("a model", ("fit", "predict", "tasks"))}
+              "classifier": ("a model", ("tasks",))}
 EXAMPLES = {"kernel": "rfbench.kernel.GaussianKernel", "feature_map": "rfbench.feature_map.GaussianRFF",
             "classifier": "rfbench.classifier.LibLinearClassifier"}
 
@@ -177,7 +177,7 @@ def _params(group: str, node: Mapping[str, Any], cls: type, *, drop_none: bool =
 def _powers_of_two(key: str, exponents: Any) -> list[float]:
     """[2^e for e in exponents], or a ConfigError unless each e is a number with 2^e a finite float > 0."""
     if not (isinstance(exponents, list) and exponents and all(is_real(e) and -1000 <= e <= 1000 for e in exponents)):
-        raise ConfigError(f"{key}={exponents!r} is invalid: a non-empty list of exponents e, -1000 <= e <= 1000 "
+        raise ConfigError(f"{key}={exponents!r} is invalid: a list of exponents e, -1000 <= e <= 1000, not empty "
                           "(negative ones too: the grid is 2^e)")
     return [2.0 ** e for e in exponents]
 
@@ -250,11 +250,13 @@ def memory_estimate(fmap, d: int, n_train: int) -> dict[str, int]:
     size = fmap.output_size(d)
     if size is None:
         return {}
-    columns, parameters = size
+    stored, parameters = size  # values per row: every column, or a sparse map's nonzeros
     sizes = {"feature map": parameters * 8}
     if n_train:
-        sizes["training features"] = n_train * columns * np.dtype(getattr(fmap, "dtype", "float64")).itemsize
-        sizes["model's copy"] = n_train * (columns + 2) * 16
+        index = 8 if fmap.sparse_output else 0  # a CSR column index (int64 at most)
+        per_value = np.dtype(getattr(fmap, "dtype", "float64")).itemsize + index
+        sizes["training features"] = n_train * stored * per_value
+        sizes["model's copy"] = n_train * (stored + 2) * 16
     return sizes
 
 

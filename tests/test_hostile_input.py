@@ -4,6 +4,7 @@ Each case reproduces a failure the issue names; every one must end in ``<prog>: 
 status 2, no traceback and nothing written, or in a warning that names what a damaged record affects.
 """
 import logging
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -166,3 +167,56 @@ def test_a_cut_driver_record_is_computed_again(tmp_path, caplog):
     path.write_text(path.read_text()[:len(path.read_text()) // 2])
     caplog.set_level(logging.WARNING)
     assert not results.complete(path) and "is cut short" in caplog.text and "computing it again" in caplog.text
+
+
+@pytest.mark.parametrize("overrides", [
+    ["feature_map=qmc"], ["kernel=cosine_rbf"], ["kernel=gmm"], ["kernel=laplacian", "feature_map=binning"],
+    ["feature_map=rff"],
+])
+def test_every_feature_map_is_refused_before_work_when_too_large(overrides):
+    from rfbench import components
+
+    cfg = compose_cfg(*overrides)
+    cfg["feature_map"].pop("m_over_d", None)
+    cfg["feature_map"]["n_components"] = 1000000000
+    with pytest.raises(config.ConfigError, match=r"feature_map.n_components=1000000000 is invalid .* GiB of memory "
+                                                 r"available; choose n_components <= (\d+)") as err:
+        components.check(cfg, d=57, n_train=2760)
+    largest = int(str(err.value).rsplit("<= ", 1)[1])
+    cfg["feature_map"]["n_components"] = largest  # the largest size said to fit is accepted
+    components.check(cfg, d=57, n_train=2760)
+
+
+@pytest.mark.parametrize("override, says", [
+    ("kernel._target_=builtins.print", "'builtins.print' is not a kernel"),
+    ("feature_map._target_=os.getcwd", "'os.getcwd' is not a feature map"),
+    ("classifier._target_=builtins.print", "'builtins.print' is not a model"),
+    ("classifier=svc_named", "use it with kernel=linear feature_map=identity"),
+    ("classifier.log2_C=[]", "a list of exponents e, -1000 <= e <= 1000, not empty (negative ones too"),
+    ("feature_map.M=64", "did you mean feature_map.n_components?"),
+])
+def test_bad_values_end_in_one_true_error_line(override, says):
+    from rfbench.preflight import check_command_line
+
+    with pytest.raises(config.ConfigError, match=re.escape(says)):
+        check_command_line([override], config.CONFIG_DIR)
+
+
+def test_a_gamma_at_the_printed_bound_is_accepted():
+    from rfbench.kernel.cosine_rbf import GAMMA_RANGE, check_gamma
+
+    with pytest.raises(ValueError) as err:
+        check_gamma(1e60)
+    assert check_gamma(float(str(err.value).split("<= gamma <= ")[1].split(" ")[0])) == GAMMA_RANGE[1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides, says", [
+    (["dataset=cod_rna_stratified", "dataset.split.test_fraction=abc"], "test_fraction must be in (0, 1), got 'abc'"),
+    (["dataset.mirror=file:///nonexistent/mirror"], "names the folder /nonexistent/mirror, which does not exist"),
+])
+def test_cli_refusals_are_clean_and_write_nothing(tmp_path, monkeypatch, overrides, says):
+    monkeypatch.delenv("RFBENCH_DATA_MIRROR")
+    monkeypatch.setenv("RFBENCH_CACHE", str(tmp_path / "cache"))
+    assert_refused(rfbench(tmp_path, *overrides), "rfbench", says)
+    assert [p.name for p in tmp_path.iterdir()] in ([], ["cache"])
