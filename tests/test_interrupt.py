@@ -26,22 +26,25 @@ def wait_for_run_folder(proc: subprocess.Popen, results_dir: Path) -> None:
         time.sleep(0.01)
 
 
-def test_sigterm_before_the_first_trial_leaves_nothing_and_one_line(tmp_path):
-    proc = start(tmp_path)
-    wait_for_run_folder(proc, tmp_path)
-    os.killpg(proc.pid, signal.SIGTERM)
+def interrupted(results_dir: Path, wait, sig: int) -> tuple[int, str]:
+    """Start a run, ``wait(proc, results_dir)``, send ``sig`` to it; its exit status and stderr."""
+    proc = start(results_dir)
+    wait(proc, results_dir)
+    os.killpg(proc.pid, sig)
     _, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 143
+    return proc.returncode, stderr
+
+
+def test_sigterm_before_the_first_trial_leaves_nothing_and_one_line(tmp_path):
+    status, stderr = interrupted(tmp_path, wait_for_run_folder, signal.SIGTERM)
+    assert status == 143
     assert stderr == f"rfbench: interrupted after 0 of {TRIALS} trials; rerun the same command to resume\n"
     assert list(tmp_path.iterdir()) == []
 
 
 def test_ctrl_c_after_a_trial_says_how_many_are_recorded(tmp_path):
-    proc = start(tmp_path)
-    wait_for_first_row(proc, tmp_path)
-    os.killpg(proc.pid, signal.SIGINT)
-    _, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    status, stderr = interrupted(tmp_path, wait_for_first_row, signal.SIGINT)
+    assert status == 130
     recorded = len(pd.read_csv(trials_csv(tmp_path)))
     assert re.fullmatch(rf"rfbench: interrupted after {recorded} of {TRIALS} trials; rerun the same command to "
                         r"resume\n", stderr), stderr
