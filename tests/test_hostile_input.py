@@ -220,3 +220,13 @@ def test_cli_refusals_are_clean_and_write_nothing(tmp_path, monkeypatch, overrid
     monkeypatch.setenv("RFBENCH_CACHE", str(tmp_path / "cache"))
     assert_refused(rfbench(tmp_path, *overrides), "rfbench", says)
     assert [p.name for p in tmp_path.iterdir()] in ([], ["cache"])
+
+
+def test_a_gz_name_on_plain_bytes_is_a_dataset_error(tmp_path):
+    from rfbench.dataset import DatasetError
+    from tests.test_bad_input import GOOD_ROWS, load, toy_config
+
+    cfg = toy_config(tmp_path, "\n".join(GOOD_ROWS), name="toy.csv.gz")
+    cfg["files"]["data"]["sha256"], cfg["allow_unverified"] = None, True
+    with pytest.raises(DatasetError, match=r"toy\.csv\.gz: cannot parse as delimited text"):
+        load(tmp_path, cfg)
