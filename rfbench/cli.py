@@ -56,6 +56,9 @@ def aggregate(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     with _reported(parser.prog):
         trials = results.collect(args.root)
+        if missing := {"run_id", "M", "m_over_d", "dataset.name"} - set(trials):  # what the summary and plots read
+            raise RecordError(f"the trials below {args.root} lack the columns {sorted(missing)} that rfbench "
+                              "records (empty or foreign trials.csv files)")
     results.write_csv(args.root / "all_trials.csv", trials)
     summary = results.summarize(trials, by=plotting.series_columns(trials) + plotting.POINT)
     results.write_csv(args.root / "all_summary.csv", summary)

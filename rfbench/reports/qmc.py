@@ -631,7 +631,7 @@ def run_report(parser: argparse.ArgumentParser, build: Callable[[], object], wri
     """Run ``build``; a missing file or a bad value exits 2 with ``<prog>: error: ...``, else say what was written."""
     try:
         build()
-    except (FileNotFoundError, ValueError) as err:
+    except (OSError, ValueError) as err:  # OSError: e.g. --results naming a file
         parser.exit(2, f"{parser.prog}: error: {err}\n")
     print(f"wrote {written}")
 
@@ -661,7 +661,7 @@ def main(argv: list[str] | None = None) -> None:
                "table1": partial(table1, out, args.datasets, trials=args.trials)}
     try:
         targets[args.target]()
-    except (FileNotFoundError, ValueError) as err:
+    except (OSError, ValueError) as err:  # OSError: e.g. --results naming a file
         parser.exit(2, f"{parser.prog}: error: {err}\n")
     print(f"wrote {out}")
 
