@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
     out = args.results / "tutorial"
     try:
         run(out, seed=args.seed)
-    except ValueError as err:
+    except (OSError, ValueError) as err:  # OSError: --results naming a file
         parser.exit(2, f"{parser.prog}: error: {err}\n")
     print(f"wrote {out}/tutorial.{{png,csv,md}}")
 
