@@ -11,16 +11,18 @@ import hydra
 from omegaconf import DictConfig
 
 from rfbench.dataset import DatasetError
-from rfbench.engine import runner
+from rfbench.engine import interrupt, runner
 from rfbench.engine.config import CONFIG_DIR, ConfigError
 from rfbench.engine.preflight import check_command_line
+from rfbench.engine.records import RecordError
 
 
 def main() -> None:
     """``rfbench``: check every job of the command line, then let Hydra run them."""
-    with _reported():
-        check_command_line(sys.argv[1:], CONFIG_DIR)
-    _run()
+    with interrupt.interruptible("rfbench"):
+        with _reported():
+            check_command_line(sys.argv[1:], CONFIG_DIR)
+        _run()
 
 
 @hydra.main(version_base="1.3", config_path=CONFIG_DIR, config_name="config")
@@ -31,12 +33,16 @@ def _run(cfg: DictConfig) -> None:
 
 
 @contextlib.contextmanager
-def _reported() -> Iterator[None]:
-    """A user's mistake ends the program with ``rfbench: error: <message>`` and status 2."""
+def _reported(prog: str = "rfbench") -> Iterator[None]:
+    """A user's mistake ends the program with ``<prog>: error: <message>`` and status 2."""
     try:
         yield
-    except (ConfigError, DatasetError) as err:
-        print(f"rfbench: error: {err}", file=sys.stderr)
+    except (ConfigError, DatasetError, RecordError) as err:
+        print(f"{prog}: error: {err}", file=sys.stderr)
+        sys.exit(2)
+    except MemoryError as err:  # what the estimates before the run did not foresee
+        print(f"{prog}: error: out of memory ({err}); choose a smaller size (feature_map.n_components or m_over_d) "
+              "or dataset", file=sys.stderr)
         sys.exit(2)
 
 
@@ -49,7 +55,11 @@ def aggregate(argv: list[str] | None = None) -> None:
     parser.add_argument("root", type=Path, help="e.g. results/default")
     parser.add_argument("--metrics", nargs="+", default=["test_accuracy", "gram_error", "time_fit"])
     args = parser.parse_args(argv)
-    trials = records.collect(args.root)
+    with _reported(parser.prog):
+        trials = records.collect(args.root)
+        if missing := {"run_id", "M", "m_over_d", "dataset.name"} - set(trials):  # what the summary and plots read
+            raise RecordError(f"the trials below {args.root} lack the columns {sorted(missing)} that rfbench "
+                              "records (empty or foreign trials.csv files)")
     records.write_csv(args.root / "all_trials.csv", trials)
     summary = records.summarize(trials, by=plotting.series_columns(trials) + plotting.POINT)
     records.write_csv(args.root / "all_summary.csv", summary)

@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import IO
 
 from rfbench.engine.atomic import atomic_write
+from rfbench.engine.locations import default_cache_dir
 
 from .errors import CacheError, DatasetError
 
 CACHE_ENV = "RFBENCH_CACHE"
-#: ``<repo>/datasets``; only its README.md is tracked in git.
-DEFAULT_CACHE_DIR = Path(__file__).resolve().parents[2] / "datasets"
+#: ``<repo>/datasets`` (only its README.md is tracked in git), or the user's cache folder for an installed wheel.
+DEFAULT_CACHE_DIR = default_cache_dir()
 #: Cache folders of rfbench's own, which a dataset folder must not be named after.
 RESERVED_FOLDERS = ("parsed", "unverified")
 RECORD_SUFFIX = ".record.json"
@@ -33,7 +34,7 @@ _FIX = f"set {CACHE_ENV} to a writable directory (mkdir -p /path/to/cache; expor
 
 
 def resolve_cache_dir(cache_dir: str | os.PathLike | None = None) -> Path:
-    """The cache directory, resolved: the argument, else ``$RFBENCH_CACHE``, else ``<repo>/datasets``.
+    """The cache directory, resolved: the argument, else ``$RFBENCH_CACHE``, else DEFAULT_CACHE_DIR.
 
     A missing directory is created when its parent exists; a path whose parent
     is missing too (likely a typo) or that is not a directory is refused.
@@ -49,6 +50,8 @@ def resolve_cache_dir(cache_dir: str | os.PathLike | None = None) -> Path:
         path, origin = Path(os.environ[CACHE_ENV]), f"{CACHE_ENV}={os.environ[CACHE_ENV]}"
     else:
         path, origin = DEFAULT_CACHE_DIR, f"the default, as {CACHE_ENV} is unset"
+        with contextlib.suppress(OSError):  # an installed wheel's ~/.cache may not exist yet; else reported below
+            path.parent.mkdir(parents=True, exist_ok=True)
     path = path.expanduser().resolve()
     if path.exists() and not path.is_dir():
         raise CacheError(f"dataset cache {path} ({origin}) is not a directory; {_FIX}")

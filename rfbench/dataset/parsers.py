@@ -13,6 +13,7 @@ import gzip
 import inspect
 import math
 import os
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -71,7 +72,8 @@ def parse_delimited(path: Path, n_features: int, *, label_column: int | str, del
     try:
         frame = pd.read_csv(path, sep=delimiter, header=0 if header else None, skiprows=skip_rows,
                             compression="infer")
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError, EOFError,
+            zlib.error) as exc:  # OSError, EOFError, zlib.error: a .gz name on bytes that are not (all) gzip
         raise DatasetError(f"{path}: cannot parse as delimited text (delimiter {delimiter!r}): {exc}") from exc
     return _columns_to_arrays(frame, path, n_features, label_column=label_column, drop_columns=drop_columns,
                               categorical=categorical, label_map=label_map, label_default=label_default)
@@ -244,7 +246,8 @@ def parse_file(path: str | os.PathLike, fmt: str, options: Mapping, n_features: 
     bad = np.argwhere(~np.isfinite(X))
     if bad.size:
         row, col = bad[0]
-        raise DatasetError(f"{path}: non-finite value {X[row, col]} in data row {row + 1}, feature {col + 1} "
+        cause = " (an empty field, a row with too few fields, or nan in the file)" if np.isnan(X[row, col]) else ""
+        raise DatasetError(f"{path}: non-finite value {X[row, col]} in data row {row + 1}, feature {col + 1}{cause} "
                            f"({len(bad)} such values); NaN/inf are not supported, clean the file first")
     if y.dtype.kind == "f" and not np.isfinite(y).all():
         raise DatasetError(f"{path}: non-finite label in data row {np.flatnonzero(~np.isfinite(y))[0] + 1}")

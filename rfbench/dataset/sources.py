@@ -224,7 +224,7 @@ def fetch(file_spec: Mapping, cache_dir: str | os.PathLike | None = None, mirror
                 raise
             except (OSError, ValueError, http.client.HTTPException) as exc:
                 failures.append((source.url, f"{type(exc).__name__}: {exc}"))
-    raise DatasetError(_failure_message(file_spec["path"], failures, mirror_set=bool(mirror)))
+    raise DatasetError(_failure_message(file_spec["path"], failures, mirror))
 
 
 def _from_cache(sources: list[Source], cache_dir: Path, allow_unverified: bool) -> FetchedFile | None:
@@ -288,10 +288,21 @@ def _stream(resp, out) -> str:
     return digest.hexdigest()
 
 
-def _failure_message(path: str, failures: list[tuple[str, str]], *, mirror_set: bool) -> str:
+def _failure_message(path: str, failures: list[tuple[str, str]], mirror: str | None) -> str:
     lines = [f"could not obtain {path!r}; tried:"]
     lines += [f"  - {url}: {reason}" for url, reason in failures] or ["  (no sources configured)"]
-    if not mirror_set:
-        lines.append("No mirror is configured.")
-    lines.append(_MIRROR_HINT)
+    if not mirror:
+        lines += ["No mirror is configured.", _MIRROR_HINT]
+    elif missing := _missing_mirror_folder(mirror):
+        origin = f"{MIRROR_ENV}={os.environ[MIRROR_ENV]}" if os.environ.get(MIRROR_ENV) else f"the mirror {mirror}"
+        lines.append(f"{origin} names the folder {missing}, which does not exist: correct the path")
+    else:
+        lines.append(f"The mirror {mirror} has no {path}; " + _MIRROR_HINT[0].lower() + _MIRROR_HINT[1:])
     return "\n".join(lines)
+
+
+def _missing_mirror_folder(mirror: str) -> Path | None:
+    """The folder of a ``file://`` mirror if it is not a directory (a wrong path), else None."""
+    parts = urllib.parse.urlsplit(mirror)
+    folder = Path(urllib.request.url2pathname(parts.path))
+    return folder if parts.scheme == "file" and not folder.is_dir() else None

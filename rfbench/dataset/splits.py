@@ -26,7 +26,7 @@ from collections.abc import Mapping
 import numpy as np
 from sklearn.model_selection import train_test_split
 
-from rfbench.validation import is_int
+from rfbench.validation import is_int, is_real
 
 from .errors import DatasetError
 
@@ -55,7 +55,7 @@ def check_split(split: Mapping, file_keys: list[str]) -> None:
     if kind == "random" and not (_is_positive_int(split["n_train"]) and _is_positive_int(split["n_test"])):
         raise DatasetError(f"n_train and n_test must be positive integers, got {split['n_train']!r}, "
                            f"{split['n_test']!r}")
-    if kind == "stratified" and not 0 < split["test_fraction"] < 1:
+    if kind == "stratified" and not (is_real(split["test_fraction"]) and 0 < split["test_fraction"] < 1):
         raise DatasetError(f"test_fraction must be in (0, 1), got {split['test_fraction']!r}")
     if kind != "files" and not (is_int(split["seed"]) and split["seed"] >= 0):
         raise DatasetError(f"dataset.split.seed={split['seed']!r} is invalid: an integer >= 0 "

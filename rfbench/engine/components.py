@@ -37,6 +37,7 @@ from sklearn.base import clone
 from rfbench.dataset import TASKS
 from rfbench.engine import config
 from rfbench.engine.config import CONFIG_DIR, ConfigError
+from rfbench.feature_map import IdentityMap
 from rfbench.kernel import Kernel
 from rfbench.validation import is_real
 
@@ -50,7 +51,19 @@ def component_class(cfg: Mapping[str, Any], group: str) -> type | None:
     target = node.get("_target_")
     if target is None:
         return None
-    return _locate(target, f"{group}={node.get('name')}")
+    cls, (what, attributes) = _locate(target, f"{group}={node.get('name')}"), INTERFACES[group]
+    if not ((inspect.isclass(cls) or group == "classifier") and all(hasattr(cls, a) for a in attributes)):
+        raise ConfigError(f"{group}={node.get('name')}: _target_ {target!r} is not {what} (a class, or a "
+                          f"model's factory, with {', '.join(attributes)}), e.g. {EXAMPLES[group]}")
+    return cls
+
+
+#: What the ``_target_`` of each group must name: a description and the attributes the engine reads from it.
+INTERFACES = {"kernel": ("a kernel", ("__call__", "k0", "spectral_density")),
+              "feature_map": ("a feature map", ("from_kernel", "approximates", "transform")),
+              "classifier": ("a model", ("tasks",))}
+EXAMPLES = {"kernel": "rfbench.kernel.GaussianKernel", "feature_map": "rfbench.feature_map.GaussianRFF",
+            "classifier": "rfbench.model.liblinear.LibLinearClassifier"}
 
 
 def _locate(target: str, owner: str) -> type | Callable:
@@ -124,6 +137,11 @@ def check_compatible(cfg: Mapping[str, Any]) -> None:
     if task not in TASKS:
         raise ConfigError(f"dataset.task={task!r} is invalid: choose one of {list(TASKS)}")
     model = component_class(cfg, "classifier")
+    if getattr(model, "takes_data", False) and not issubclass(fmap, IdentityMap):
+        raise ConfigError(
+            f"classifier={cfg['classifier']['name']} computes its own kernel on the data itself, not on "
+            f"feature_map={cfg['feature_map']['name']}'s features of kernel={cfg['kernel']['name']}: "
+            "use it with kernel=linear feature_map=identity")
     if model is not None and task not in model.tasks:
         models = _options("classifier", lambda c: c is None or task in c.tasks)
         raise ConfigError(
@@ -167,9 +185,9 @@ def _is_grid(key: str) -> bool:
 
 def _powers_of_two(key: str, exponents: Any) -> list[float]:
     """[2^e for e in exponents], or a ConfigError unless each e is a number with 2^e a finite float > 0."""
-    if not (isinstance(exponents, list) and all(is_real(e) and -1000 <= e <= 1000 for e in exponents)):
-        raise ConfigError(f"{key}={exponents!r} is invalid: a list of exponents e, -1000 <= e <= 1000 "
-                          "(the grid is 2^e)")
+    if not (isinstance(exponents, list) and exponents and all(is_real(e) and -1000 <= e <= 1000 for e in exponents)):
+        raise ConfigError(f"{key}={exponents!r} is invalid: a list of exponents e, -1000 <= e <= 1000, not empty "
+                          "(negative ones too: the grid is 2^e)")
     return [2.0 ** e for e in exponents]
 
 
@@ -241,11 +259,13 @@ def memory_estimate(fmap, d: int, n_train: int) -> dict[str, int]:
     size = fmap.output_size(d)
     if size is None:
         return {}
-    columns, parameters = size
+    stored, parameters = size  # values per row: every column, or a sparse map's nonzeros
     sizes = {"feature map": parameters * 8}
     if n_train:
-        sizes["training features"] = n_train * columns * np.dtype(getattr(fmap, "dtype", "float64")).itemsize
-        sizes["model's copy"] = n_train * (columns + 2) * 16
+        index = 8 if fmap.sparse_output else 0  # a CSR column index (int64 at most)
+        per_value = np.dtype(getattr(fmap, "dtype", "float64")).itemsize + index
+        sizes["training features"] = n_train * stored * per_value
+        sizes["model's copy"] = n_train * (stored + 2) * 16
     return sizes
 
 

@@ -20,13 +20,14 @@ from typing import Any
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
+from rfbench.engine import locations
 from rfbench.metrics import NORMS
 from rfbench.validation import is_int
 
 #: The config groups every run composes.
 GROUPS = ("dataset", "kernel", "feature_map", "classifier", "experiment")
-#: The config groups live beside the package, at the repository's top level.
-CONFIG_DIR = str(Path(__file__).resolve().parents[2] / "configs")
+#: The config groups: the repository's top-level configs/, or their copy inside an installed package.
+CONFIG_DIR = locations.CONFIG_DIR
 
 
 #: Config keys that change how a run executes, not what it computes; excluded from run ids.
@@ -170,6 +171,7 @@ def validate(cfg: Mapping[str, Any]) -> None:
              and len(set(norms)) == len(norms), "experiment.gram_norms", norms,
              f"a non-empty list of distinct norms out of {list(NORMS)}")
     _validate_results_dir(exp["results_dir"])
+    _validate_name(exp["name"])
 
 
 def _validate_results_dir(path: Any) -> None:
@@ -188,6 +190,24 @@ def _validate_results_dir(path: Any) -> None:
     except OSError as err:
         raise ConfigError(f"experiment.results_dir={path!r} is invalid: cannot create folders in {existing} "
                           f"({err.strerror}); choose a writable folder") from None
+
+
+#: A folder name of ``experiment.name``: no control character (a newline), at most 255 bytes (the file systems' limit).
+_PLAIN_FOLDER = re.compile(r"[^\x00-\x1f\x7f\\]+")
+
+
+def _validate_name(name: Any) -> None:
+    """``experiment.name`` is a plain relative path inside the results directory: folder names joined by '/'.
+
+    Each name is neither empty, '.' nor '..', has no control character or backslash, and fits the file
+    system (255 bytes); so no name writes outside ``results_dir`` (``../x``, ``/abs``, ``${oc.env:...}``).
+    """
+    parts = name.split("/") if isinstance(name, str) else [None]
+    ok = all(isinstance(p, str) and p not in ("", ".", "..") and _PLAIN_FOLDER.fullmatch(p)
+             and len(p.encode()) <= 255 for p in parts)
+    _require(ok, "experiment.name", name,
+             "a plain relative name inside experiment.results_dir: folder names joined by '/', none empty, "
+             "'.' or '..', no control character or backslash, each at most 255 bytes (e.g. default, li/fig7)")
 
 
 def check_memory(sizes: Mapping[str, int], culprit: str, fix: str = "") -> None:

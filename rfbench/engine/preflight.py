@@ -136,11 +136,16 @@ def _check_keys(config_name: str, parsed: list[Override]) -> None:
             node = node[part]
 
 
+#: The papers' symbols for a config key, which no spelling distance relates to it (the number of features M, D).
+PAPER_NAMES = {"M": "n_components", "D": "n_components"}
+
+
 def _unknown_key(override: Override, node: DictConfig, path: list[str], depth: int) -> str:
     """'<override> is invalid: <owner> has no key <k>; did you mean <key>? Its keys: ...'."""
     keys, prefix = [str(k) for k in node.keys() if not str(k).startswith("_")], path[:depth]  # not _target_
     owner = f"{prefix[0]}={node.name}" if len(prefix) == 1 and "name" in node else ".".join(prefix) or "the config"
     message = f"{override.input_line} is invalid: {owner} has no key '{path[depth]}'"
-    close = difflib.get_close_matches(path[depth], keys, n=1)
+    alias = PAPER_NAMES.get(path[depth])
+    close = [alias] if alias in keys else difflib.get_close_matches(path[depth], keys, n=1)
     message += f"; did you mean {'.'.join([*prefix, close[0], *path[depth + 1:]])}?" if close else "."
     return message + f" Valid keys of {'.'.join(prefix) or 'the config'}: {', '.join(keys)}"

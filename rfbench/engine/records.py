@@ -23,6 +23,7 @@ only renames whole files into place) is read without that line, and
 from __future__ import annotations
 
 import contextlib
+import csv
 import fcntl
 import io
 import json
@@ -45,6 +46,10 @@ METRICS = (
     "cv_accuracy", "cv_relative_error", "cv_mse", "C", "lambda", "gamma",
     "time_fit", "time_transform", "time_train", "time_predict", "time_gram",
 )
+
+
+class RecordError(ValueError):
+    """A record rfbench cannot trust: not the table it writes, or reached through a link out of its tree."""
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -89,10 +94,74 @@ def read_trials(path: Path) -> pd.DataFrame:
     """Trials already recorded at ``path`` (empty frame when there are none).
 
     An incomplete last line (no newline: the file was cut mid-row) is left out, so a
-    cut row never counts as a recorded trial with missing values.
+    cut row never counts as a recorded trial with missing values; a reader that is not the
+    run itself (which repairs the file) is warned which trial that drops.  A file that is no
+    table of trials (no integer ``trial`` column, ragged rows) is a RecordError, and a row with
+    an empty metric that the file's other rows have is warned about, naming the trial and metric.
     """
-    complete, _ = _split_cut_line(path)
-    return pd.read_csv(io.StringIO(complete)) if complete else pd.DataFrame()
+    complete, cut = _split_cut_line(path)
+    if not complete:
+        return pd.DataFrame()
+    try:
+        widths = sorted({len(row) for row in csv.reader(io.StringIO(complete)) if row})
+        if len(widths) > 1:  # pandas would take a longer row's first fields for an index
+            raise ValueError(f"rows of {widths} fields")
+        trials = pd.read_csv(io.StringIO(complete))
+    except (csv.Error, pd.errors.ParserError, ValueError) as err:
+        raise RecordError(f"{path} is not a table rfbench wrote ({str(err).strip()}); move it away, and its "
+                          "trials are computed again") from None
+    trial = trials.get("trial")
+    if trial is None or not pd.api.types.is_integer_dtype(trial) or (trial < 0).any():
+        raise RecordError(f"{path} is not a table of trials (its 'trial' column is missing or holds other than "
+                          "integers >= 0); move it away, and its trials are computed again")
+    if cut:
+        log.warning("%s: its last line is cut mid-row and is left out, so the trial recorded after the row of "
+                    "trial=%s is not counted (rerun the run's command to compute it again)", path,
+                    trial.iloc[-1] if len(trial) else "none")
+    _warn_missing_metrics(path, trials)
+    return trials
+
+
+def _warn_missing_metrics(path: Path, trials: pd.DataFrame) -> None:
+    """Warn of each metric that some rows of ``path`` lack while others have it (damage: one run, one config)."""
+    for metric in (m for m in METRICS if m in trials.columns):
+        missing = trials[metric].isna()
+        if missing.any() and not missing.all():
+            log.warning("%s: %s is empty or NaN in trial(s) %s, which the summaries leave out of its mean and "
+                        "count", path, metric, trials.loc[missing, "trial"].tolist())
+
+
+def complete(path: Path) -> bool:
+    """Whether ``path`` holds a whole table (a driver's record of one result, done once it exists).
+
+    A missing file is not; nor is one cut short or damaged (no final newline, rows of unequal width,
+    no data row), which is warned about: the caller computes it again and replaces it.
+    """
+    if not path.exists():
+        return False
+    if damage := table_damage(path):
+        log.warning("%s is %s: computing it again", path, damage)
+    return not damage
+
+
+def table_damage(path: Path) -> str | None:
+    """What makes the CSV at ``path`` no whole table (cut short, ragged rows, no data row); None if it is one."""
+    text = path.read_text()
+    widths = [len(row) for row in csv.reader(io.StringIO(text)) if row]
+    if not text.endswith("\n"):
+        return "cut short (its last line has no end)"
+    if len(set(widths)) > 1:
+        return f"damaged (rows of {sorted(set(widths))} fields)"
+    return "empty (no data row)" if len(widths) < 2 else None
+
+
+def inside(root: Path, path: Path) -> Path:
+    """``path``, or a RecordError if it leads out of ``root`` once symlinks are followed."""
+    real, top = path.resolve(), root.resolve()
+    if real != top and not real.is_relative_to(top):
+        raise RecordError(f"{path} leads to {real}, outside {root} (a symlink?); rfbench neither reads nor "
+                          "writes records outside their tree: remove the link")
+    return path
 
 
 def _split_cut_line(path: Path) -> tuple[str, str]:
@@ -222,8 +291,13 @@ def config_columns(trials: pd.DataFrame) -> list[str]:
 
 
 def collect(root: Path) -> pd.DataFrame:
-    """All trials of all runs below ``root`` (e.g. one experiment's sweep) in one frame."""
-    files = sorted(root.rglob("runs/*/trials.csv"))
+    """All trials of all runs below ``root`` (e.g. one experiment's sweep) in one frame.
+
+    Raises a RecordError if ``root`` holds no run, or a run's file leads out of ``root`` (a symlink).
+    """
+    if not root.is_dir():
+        raise RecordError(f"{root} is not a folder of runs (a results tree such as results/default)")
+    files = sorted(inside(root, f) for f in root.rglob("runs/*/trials.csv"))
     if not files:
-        raise FileNotFoundError(f"no runs/*/trials.csv below {root}")
+        raise RecordError(f"no runs/*/trials.csv below {root}: no run has recorded a trial there")
     return pd.concat([read_trials(f) for f in files], ignore_index=True)

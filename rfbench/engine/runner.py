@@ -27,7 +27,7 @@ from omegaconf import OmegaConf
 from threadpoolctl import threadpool_limits
 
 from rfbench.dataset import Dataset, load_dataset
-from rfbench.engine import atomic, components, jobs, records
+from rfbench.engine import atomic, components, interrupt, jobs, records
 from rfbench.engine import config as config_
 from rfbench.engine.progress import TrialProgress, trial_progress
 from rfbench.kernel import Kernel
@@ -57,13 +57,18 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
         data = load_dataset(cfg["dataset"])
         kernel = _check_against_data(cfg, data)  # the last checks: nothing is written before them
         out = records.run_dir(cfg)
+        for path in (out, out / "trials.csv", out / "grid.csv"):  # what a resume reads and writes
+            records.inside(Path(cfg["experiment"]["results_dir"]), path)
         new = [p for p in out.parents if not p.exists()]  # innermost first
         out.mkdir(parents=True, exist_ok=True)
         try:
             with _log_to(out / "run.log"):
                 _run_trials(cfg, data, kernel, out, _prepare(cfg, out, start))
                 return _summarize(out)
-        except BaseException:
+        except BaseException as err:
+            if isinstance(err, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the message says how far the run got
+                trials = cfg["experiment"]["trials"]
+                interrupt.note_trials(err, len(records.recorded(out / "trials.csv") & set(range(trials))), trials)
             _remove_if_no_trials(out, new)
             raise
 
@@ -144,7 +149,7 @@ def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, prog
                 records.record_grid(out / "grid.csv", grid.assign(**ids))
             row = {**config_.flatten(cfg), **ids, "seed": cfg["experiment"]["seed"], **measured}
             records.record_trial(out / "trials.csv", row)
-            log.info("trial %d: %s", t, _format_metrics(row))
+            log.info("trial %d/%d: %s", t + 1, cfg["experiment"]["trials"], _format_metrics(row))  # 1-based
         progress.trial_done()
     return True
 

@@ -41,21 +41,26 @@ def current_config(recorded: dict[str, Any]) -> dict[str, Any]:
 
 def _without_targets(recorded: dict[str, Any]) -> dict[str, Any]:
     """``recorded`` less its components' ``_target_``: a dotted path names code, which may move
-    (rfbench.classifier -> rfbench.model.liblinear), not a value of the run (nor of its run id)."""
+    (rfbench.model.liblinear -> rfbench.model.liblinear), not a value of the run (nor of its run id)."""
     return {k: _without_targets(v) if isinstance(v, dict) else v for k, v in recorded.items() if k != "_target_"}
 
 
 def pick_runs(root: Path) -> list[Path]:
     """One run per GROUP below ``root``: the one of smallest M (then run id)."""
     trials = records.collect(root)
+    runner_columns = {"M", "kernel.name", "dataset.name", "feature_map.name"}
+    if missing := ({"run_id"} | (set() if "job.name" in trials else runner_columns)) - set(trials):
+        raise records.RecordError(f"the trials below {root} lack the columns {sorted(missing)} rfbench records")
     trials = trials[trials["trial"] == 0].assign(**{c: None for c in (*GROUP, "M") if c not in trials})
+    if trials.empty:
+        raise records.RecordError(f"no run below {root} records trial 0, the trial verify recomputes")
     first = trials.sort_values(["M", "run_id"]).groupby(list(GROUP), dropna=False, sort=True).head(1)
     return [next(root.rglob(f"runs/{run_id}")) for run_id in first["run_id"]]
 
 
 def compare(run: Path, rtol: float) -> list[dict[str, Any]]:
     """Recompute trial 0 of ``run``; one comparison row per recorded metric."""
-    cfg = current_config(yaml.safe_load((run / "config.yaml").read_text()))
+    cfg = current_config(_recorded_config(run))
     if config.run_id(cfg) != run.name:
         raise SystemExit(f"{run}: the current code gives this config run id {config.run_id(cfg)}, "
                          f"not {run.name}; its records are orphaned")
@@ -99,6 +104,20 @@ def _frames_equal(old: pd.DataFrame, new: pd.DataFrame, rtol: float) -> tuple[bo
     return close and old.drop(columns=numeric).equals(new.drop(columns=numeric)), worst
 
 
+def _recorded_config(run: Path) -> dict[str, Any]:
+    """The config recorded in ``run``, or a RecordError if it is missing or not the mapping rfbench writes."""
+    path = records.inside(run, run / "config.yaml")
+    try:
+        recorded = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as err:
+        raise records.RecordError(f"{path} cannot be read as a run's config ({err})") from None
+    if not (isinstance(recorded, dict) and all(isinstance(recorded.get(g), dict) and "name" in recorded[g]
+                                               for g in ("dataset", "kernel", "feature_map", "classifier"))):
+        raise records.RecordError(f"{path} is not a run's config (a mapping with a named dataset, kernel, "
+                                  "feature_map and classifier)")
+    return recorded
+
+
 def _method(row: pd.Series) -> str:
     part = row.get("feature_map.part")
     return f"{row['kernel.name']}/{row['feature_map.name']}" + (f"/{part}" if isinstance(part, str) else "") + \
@@ -111,7 +130,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rtol", type=float, default=1e-12, help="relative tolerance of the Gram errors")
     parser.add_argument("--out", type=Path, help="also write the comparison to this CSV")
     args = parser.parse_args(argv)
-    table = pd.DataFrame([row for run in pick_runs(args.root) for row in compare(run, args.rtol)])
+    try:
+        table = pd.DataFrame([row for run in pick_runs(args.root) for row in compare(run, args.rtol)])
+    except ValueError as err:  # RecordError, ConfigError, DatasetError
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
     with pd.option_context("display.width", 200, "display.max_rows", None, "display.max_colwidth", 40):
         print(table.to_string(index=False))
     if args.out:

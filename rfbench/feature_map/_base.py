@@ -55,11 +55,15 @@ class FeatureMap(TransformerMixin, BaseEstimator, ABC):
         """
         return cls(**params)
 
-    def output_size(self, n_features_in: int) -> tuple[int, int] | None:
-        """(columns of ``transform``, float64 numbers the fitted map holds) for inputs of width
-        ``n_features_in``, known before fitting (upper bounds); None when unknown.
+    #: Whether ``transform`` returns a sparse (CSR) matrix, whose ``output_size`` counts stored values.
+    sparse_output: bool = False
 
-        Lets the runner refuse a configuration too large for memory before allocating it.
+    def output_size(self, n_features_in: int) -> tuple[int, int] | None:
+        """(values ``transform`` stores per row, float64 numbers the fitted map holds) for inputs of
+        width ``n_features_in``, known before fitting (upper bounds); None when unknown.
+
+        A dense map stores every column; a sparse one (``sparse_output``) its nonzeros.  Lets the
+        runner refuse a configuration too large for memory before allocating it.
         """
         return None
 

@@ -97,6 +97,12 @@ class RandomBinning(FeatureMap):
             raise ValueError(f"random binning features do not approximate kernel {name!r}; supported: {supported}")
         return cls(sigma=kernel.sigma, **params)
 
+    sparse_output = True
+
+    def output_size(self, n_features_in: int) -> tuple[int, int]:
+        """P nonzeros per row (one bin per grid); pitches, shifts and hash multipliers, P x d each."""
+        return self.n_components, 3 * self.n_components * n_features_in + self.n_components
+
     def check_params(self) -> None:
         check_positive_int("n_components", self.n_components)
         check_positive_real("sigma", self.sigma)

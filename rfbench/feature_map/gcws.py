@@ -122,6 +122,13 @@ class GCWS(FeatureMap):
         """GCWS for ``kernel`` (the GMM kernel has no parameter); ``params`` go to the constructor."""
         return cls(**params)
 
+    sparse_output = True
+
+    def output_size(self, n_features_in: int) -> tuple[int, int]:
+        """k nonzeros per row; r, log c and beta, m x k each (m = 2d coordinates after the GMM split)."""
+        m = (2 if self.gmm_transform else 1) * n_features_in
+        return self.n_components, 3 * m * self.n_components
+
     def check_params(self) -> None:
         check_positive_int("n_components", self.n_components)
         if self.b is not None and (not is_int(self.b) or self.b < 1):

@@ -74,6 +74,10 @@ class NRFF(FeatureMap):
         """NRFF of ``kernel``'s gamma; ``params`` are the other constructor arguments."""
         return cls(gamma=kernel.gamma, **params)
 
+    def output_size(self, n_features_in: int) -> tuple[int, int]:
+        """M columns; the inner RFF's W (d x M) and b."""
+        return self.n_components, self.n_components * (n_features_in + 1)
+
     def check_params(self) -> None:
         check_positive_int("n_components", self.n_components)
         check_gamma(self.gamma)

@@ -77,6 +77,10 @@ class QMCFourierFeatures(FeatureMap):
         """The map for ``kernel``'s bandwidth; ``params`` are the other constructor parameters."""
         return cls(sigma=kernel.sigma, **params)
 
+    def output_size(self, n_features_in: int) -> tuple[int, int]:
+        """2M columns (cos and sin); the M x d frequencies and the M sequence points."""
+        return 2 * self.n_components, self.n_components * (2 * n_features_in + 1)
+
     def check_params(self) -> None:
         check_positive_int("n_components", self.n_components)
         check_positive_real("sigma", self.sigma)

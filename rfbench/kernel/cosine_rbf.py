@@ -35,7 +35,7 @@ def check_gamma(gamma: float) -> float:
     """Validate gamma in ``GAMMA_RANGE`` (the paper searches 0.001 to 1000)."""
     lo, hi = GAMMA_RANGE
     if not (is_real(gamma) and lo <= gamma <= hi):
-        raise ValueError(f"gamma={gamma!r} is invalid: need {lo:g} <= gamma <= {hi:g} (the paper uses 0.001 to 1000)")
+        raise ValueError(f"gamma={gamma!r} is invalid: need {lo!r} <= gamma <= {hi!r} (the paper uses 0.001 to 1000)")
     return float(gamma)
 
 

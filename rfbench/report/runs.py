@@ -25,8 +25,8 @@ def collect_single_runs(root: Path, point: Sequence[str]) -> pd.DataFrame:
 
     Raises
     ------
-    FileNotFoundError
-        If there is no run below ``root``.
+    rfbench.engine.records.RecordError
+        If there is no run below ``root``, or a run's file is damaged or leads out of it.
     ValueError
         Naming the point, its runs and the config values they differ in.
     """

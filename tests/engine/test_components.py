@@ -62,7 +62,7 @@ def test_m_is_absolute_or_a_multiple_of_d():
     ("kernel.sigma=0", "kernel.sigma=0 is invalid: a bandwidth with 1e-30 <= sigma <= 1e+30"),
     ("kernel.sigma=abc", "kernel.sigma='abc' is invalid: a bandwidth with 1e-30 <= sigma <= 1e+30"),
     ("kernel.sigma=1e300", "kernel.sigma=1e+300 is invalid"),  # sigma**2 would overflow
-    ("classifier.log2_C=[]", "classifier.log2_C must be a non-empty 1-D sequence"),
+    ("classifier.log2_C=[]", "classifier.log2_C=[] is invalid: a list of exponents e, -1000 <= e <= 1000, not empty"),
     ("classifier.log2_C=[abc]", "classifier.log2_C=['abc'] is invalid: a list of exponents e, -1000 <= e <= 1000"),
     ("classifier.log2_C=[5000]", "classifier.log2_C=[5000] is invalid: a list of exponents"),  # 2.0 ** 5000 overflows
     ("classifier.log2_C=[1,null]", "classifier.log2_C=[1, None] is invalid"),

@@ -86,8 +86,8 @@ def test_two_processes_on_one_run_share_the_trials(tmp_path, uninterrupted):
     out = trials_csv(tmp_path)
     pd.testing.assert_frame_equal(pd.read_csv(out)[METRICS], uninterrupted)
     # Each trial is claimed before it is computed, so the two logs hold each trial once.
-    computed = re.findall(r"INFO trial (\d+):", (out.parent / "run.log").read_text())
-    assert sorted(map(int, computed)) == list(range(TRIALS))
+    computed = re.findall(rf"INFO trial (\d+)/{TRIALS}:", (out.parent / "run.log").read_text())
+    assert sorted(map(int, computed)) == list(range(1, TRIALS + 1))
 
 
 def _killed_at_rename(path: Path) -> None:

@@ -37,7 +37,7 @@ BOX = 0.5
 
 def discrepancy_trial(path: Path, X: np.ndarray, sigma: float, sequence: str, seed: int) -> None:
     """Normalized D^{b/2}(S)^2 of the first s frequencies of one Figure 2 trial, every s; one CSV."""
-    if path.exists():
+    if records.complete(path):
         return
     begin = time.perf_counter()
     fmap = QMCFourierFeatures(n_components=max(qmc.GRAM_SIZES), sigma=sigma, sequence=sequence, dtype="float64",

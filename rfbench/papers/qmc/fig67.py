@@ -147,7 +147,7 @@ def campaign(out: Path, figure: str, mirror: str | None = None) -> pd.DataFrame:
     frames = []
     for key, panel in PANELS.items():
         path = out / figure / f"panel_{key}.csv"
-        if not path.exists():
+        if not records.complete(path):
             begin = time.perf_counter()
             setting = Setting.of_panel(out, panel, mirror)
             table = compute(setting)
@@ -243,7 +243,7 @@ def _fig7_checks(table: pd.DataFrame, out: Path) -> dict[str, ClaimCheck]:
     b, c = curves["b"].set_index("points"), curves["c"].set_index("points")
     higher = {m: int((c[m] > b[m]).sum()) for m in METRICS[1:]}
     global_path = out / "fig6"
-    recorded = all((global_path / f"panel_{k}.csv").exists() for k in "abc")
+    recorded = all(records.complete(global_path / f"panel_{k}.csv") for k in "abc")
     return {
         "fig7_discrepancy_falls": all_of(falls, "panels where the discrepancy falls"),
         "fig7_half_box_higher": ClaimCheck(all(v > len(b) / 2 for v in higher.values()), ", ".join(

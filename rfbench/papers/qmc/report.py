@@ -172,7 +172,7 @@ def select_sigma(X: np.ndarray, y: np.ndarray, task: str, *, seed: int = 0,
 def chosen_sigma(out: Path, name: str, X: np.ndarray, y: np.ndarray, task: str, seed: int) -> dict:
     """:func:`select_sigma` for dataset ``name``, read from ``out/sigma/<name>.csv`` once recorded."""
     path = out / "sigma" / f"{name}.csv"
-    if path.exists():
+    if records.complete(path):
         return pd.read_csv(path).iloc[0].to_dict()
     start = time.perf_counter()
     choice = {**select_sigma(X, y, task, seed=seed), "n": len(X), "d": X.shape[1], "seed": seed,
@@ -390,7 +390,7 @@ def table1_trial(path: Path, data, sigma: float, lam: float, sequence: str, seed
     The map of ``max(sizes)`` points is fitted once and each s takes its prefix
     (``segment(0, s)``, normalized by s), so the sizes of one trial share one sequence.
     """
-    if path.exists():
+    if records.complete(path):
         return
     fmap = QMCFourierFeatures(n_components=max(sizes), sigma=sigma, sequence=sequence, dtype="float64",
                               random_state=seed).fit(data.X_train)
@@ -415,7 +415,7 @@ def table1_campaign(out: Path, configs: Sequence[str], *, trials: int, seed: int
         for sequence in SEQUENCES:
             for t in range(1 if sequence == "halton" else trials):
                 path = out / "table1" / name / sequence / f"trial{t}.csv"
-                if not path.exists():
+                if not records.complete(path):
                     table1_trial(path, data, choice["sigma"], choice["lambda"], sequence, trial_seed(seed, t),
                                  TABLE1_SIZES[name])
                     _progress(f"table1 {name} {sequence} trial {t}")
@@ -441,13 +441,13 @@ def split_sensitivity(out: Path, name: str = "cpu_act_qmc", *, seed: int = 0,
     choice = pd.read_csv(out / "sigma" / f"{name}.csv").iloc[0]
     for split_seed in SPLIT_SEEDS:
         paths = [folder / f"seed{split_seed}" / f"trial{t}.csv" for t in range(SPLIT_TRIALS)]
-        if all(path.exists() for path in paths):
+        if all(records.complete(path) for path in paths):
             continue
         cfg = dataset_config(name)
         cfg["split"]["seed"] = split_seed
         data = load_dataset(cfg, mirror=mirror)
         for t, path in enumerate(paths):
-            if not path.exists():
+            if not records.complete(path):
                 table1_trial(path, data, choice["sigma"], choice["lambda"], "mc", trial_seed(seed, t), (SPLIT_S,))
         _progress(f"table1 {name} partition seed {split_seed}")
     runs = pd.concat([pd.read_csv(p).assign(split_seed=int(p.parent.name.removeprefix("seed")))
@@ -603,7 +603,7 @@ def run_report(parser: argparse.ArgumentParser, build: Callable[[], object], wri
     """Run ``build``; a missing file or a bad value exits 2 with ``<prog>: error: ...``, else say what was written."""
     try:
         build()
-    except (FileNotFoundError, ValueError) as err:
+    except (OSError, ValueError) as err:  # OSError: e.g. --results naming a file
         parser.exit(2, f"{parser.prog}: error: {err}\n")
     print(f"wrote {written}")
 
@@ -632,7 +632,7 @@ def main(argv: list[str] | None = None) -> None:
                "table1": partial(table1, out, args.datasets, trials=args.trials)}
     try:
         targets[args.target]()
-    except (FileNotFoundError, ValueError) as err:
+    except (OSError, ValueError) as err:  # OSError: e.g. --results naming a file
         parser.exit(2, f"{parser.prog}: error: {err}\n")
     print(f"wrote {out}")
 

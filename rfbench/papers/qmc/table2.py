@@ -40,7 +40,7 @@ SUBSTITUTE = "house_16h"
 
 def table2_row(path: Path, X: np.ndarray, sigma: float, s: int) -> None:
     """Discrepancies of the four sequences of s points on both boxes; one CSV (skipped if present)."""
-    if path.exists():
+    if records.complete(path):
         return
     d = X.shape[1]
     start = halton_frequencies(s, d, sigma)

@@ -68,7 +68,7 @@ def features(W: np.ndarray, weights: np.ndarray | None, sigma: float, X: np.ndar
 
 def table3_cell(path: Path, data, sigma: float, s: int) -> None:
     """One (dataset, s): every method's test error at the shared lambda; one CSV (skipped if present)."""
-    if path.exists():
+    if records.complete(path):
         return
     begin = time.perf_counter()
     maps = sequences(data.X_train, sigma, s)
@@ -99,7 +99,7 @@ def campaign(out: Path, configs: Sequence[str], max_s: int | None = None, mirror
         sigma = float(qmc.chosen_sigma(out, name, data.X_train, data.y_train, data.task, seed=0)["sigma"])
         for s in SIZES[name]:
             path = out / "table3" / name / f"s{s}.csv"
-            if not path.exists():
+            if not records.complete(path):
                 if max_s is not None and s > max_s:
                     continue
                 table3_cell(path, data, sigma, s)

@@ -1,0 +1,63 @@
+"""Ctrl-C and SIGTERM: one line saying how far the run got, the shell's exit status, no traceback.
+
+While :func:`interruptible` runs, SIGINT and SIGTERM raise :class:`Interrupted` (a KeyboardInterrupt,
+so the runner's cleanup, e.g. removing a run folder that holds no trial, runs as for Ctrl-C).  The
+runner notes its trials recorded and planned on the exception (:func:`note_trials`); the program then prints
+``<prog>: interrupted after k of N trials; rerun the same command to resume`` and exits with
+128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as a shell reports a killed command.
+"""
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from types import FrameType
+
+#: The signals that end a run politely.
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Raised by the signal handler; ``signum`` is the signal received."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise(signum: int, frame: FrameType | None) -> None:
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def interruptible(prog: str) -> Iterator[None]:
+    """Run the block with SIGINT and SIGTERM raising :class:`Interrupted`; end the program on one.
+
+    Outside the main thread (where handlers cannot be set) the signals keep their handlers, and a
+    KeyboardInterrupt is still reported in one line.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, _raise) for sig in SIGNALS} if main else {}
+    try:
+        yield
+    except KeyboardInterrupt as err:
+        signum = getattr(err, "signum", signal.SIGINT)
+        print(f"{prog}: {message(err)}", file=sys.stderr)
+        sys.exit(128 + signum)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def message(err: KeyboardInterrupt) -> str:
+    """'interrupted after k of N trials; rerun ...' from the counts :func:`note_trials` noted on ``err``."""
+    trials = getattr(err, "trials", None)
+    where = "before starting a trial" if trials is None else f"after {trials[0]} of {trials[1]} trials"
+    return f"interrupted {where}; rerun the same command to resume"
+
+
+def note_trials(err: KeyboardInterrupt, done: int, total: int) -> None:
+    """Note on ``err`` that ``done`` of the run's ``total`` trials are recorded (for :func:`message`)."""
+    err.trials = (done, total)
