@@ -15,7 +15,7 @@ import pytest
 from rfbench import cli
 from rfbench.engine import config, records, verify
 from tests.conftest import REPO
-from tests.test_config import compose_cfg
+from tests.engine.test_config import compose_cfg
 
 HOSTILE_NAMES = ["../escape", "/tmp/abs", "..", "", "a/../b", "a//b", "a\nb", "n" * 300, "a\\b"]
 
@@ -193,7 +193,6 @@ def test_every_feature_map_is_refused_before_work_when_too_large(monkeypatch, ov
     ("kernel._target_=builtins.print", "'builtins.print' is not a kernel"),
     ("feature_map._target_=os.getcwd", "'os.getcwd' is not a feature map"),
     ("classifier._target_=builtins.print", "'builtins.print' is not a model"),
-    ("classifier=svc_named", "use it with kernel=linear feature_map=identity"),
     ("classifier.log2_C=[]", "a list of exponents e, -1000 <= e <= 1000, not empty (negative ones too"),
     ("feature_map.M=64", "did you mean feature_map.n_components?"),
 ])

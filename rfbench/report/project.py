@@ -347,7 +347,10 @@ def main(argv: list[str] | None = None) -> None:
     if not args.results.is_dir():
         parser.exit(2, f"{parser.prog}: error: --results {args.results} is not a directory; pass the results "
                        "tree (default: results)\n")
-    print(f"wrote {write(args.results)}")
+    try:
+        print(f"wrote {write(args.results)}")
+    except records.RecordError as err:
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from rfbench.engine import records
+from rfbench.report import compare
 from rfbench.report import published as published_csv
 from rfbench.report.published import METRICS, UNIT_SCALE
 
@@ -317,9 +318,39 @@ def report_files(folder: Path, pattern: str) -> list[Path]:
 
 def tables(folder: Path, columns: set[str]) -> list[pd.DataFrame]:
     """Every CSV below ``folder`` (run folders and the records themselves aside) that has ``columns``
-    (:data:`COMPARISON`, :data:`CLAIMS`)."""
-    return [pd.read_csv(path) for path in report_files(folder, "*.csv")
-            if path.name != FILE and columns <= set(pd.read_csv(path, nrows=0).columns)]
+    (:data:`COMPARISON`, :data:`CLAIMS`), each checked whole (:func:`checked_table`)."""
+    found = []
+    for path in report_files(folder, "*.csv"):
+        header = set(pd.read_csv(path, nrows=0).columns) if path.name != FILE else set()
+        if columns <= header or {"source", "verdict"} <= header:  # a table of verdicts missing a column: damage
+            table = checked_table(path, header)
+            if columns <= header:
+                found.append(table)
+    return found
+
+
+def checked_table(path: Path, header: set[str]) -> pd.DataFrame:
+    """The comparison or claim table at ``path``, or a RecordError naming its damage and what it would
+    miscount: a cut or ragged file, a table of verdicts missing a column, a verdict that is none of
+    the known ones, or a missing number (``mean`` unless not run, ``published`` unless there is none).
+    Read silently, each would change the paper's counts."""
+    fix = f"restore it (git checkout -- {path}) or rerun its target"
+    if damage := records.table_damage(path):
+        raise records.RecordError(f"{path} is {damage}; its verdicts are not counted: {fix}")
+    if not (COMPARISON <= header or CLAIMS <= header):
+        missing = min(COMPARISON - header, CLAIMS - header, key=len)
+        raise records.RecordError(f"{path} holds verdicts but lacks the columns {sorted(missing)} of a comparison "
+                                  f"or claim table; its verdicts are not counted: {fix}")
+    table = pd.read_csv(path)
+    bad = ~table["verdict"].isin(compare.VERDICTS)
+    if COMPARISON <= header:
+        bad |= table["mean"].isna() & (table["verdict"] != compare.NOT_RUN)
+        bad |= table["published"].isna() & ~table["verdict"].isin((compare.NOT_RUN, compare.NO_PUBLISHED))
+    if bad.any():
+        rows = [int(i) + 2 for i in np.flatnonzero(bad)]  # file lines: the header is line 1
+        raise records.RecordError(f"{path}, line(s) {rows}: a verdict that is none of {list(compare.VERDICTS)}, or "
+                                  f"a missing mean or published value; those cells would be miscounted: {fix}")
+    return table
 
 
 def claim_kind(row: pd.Series) -> str:

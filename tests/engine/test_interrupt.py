@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from tests.conftest import REPO
-from tests.test_resume import TRIALS, command, default_sigint, trials_csv, wait_for_first_row
+from tests.engine.test_resume import TRIALS, command, default_sigint, trials_csv, wait_for_first_row
 
 pytestmark = pytest.mark.slow
 

@@ -113,7 +113,7 @@ def read_terminal(results_dir, env) -> str:
 @pytest.mark.parametrize("ci", ["", "true"])
 def test_a_terminal_shows_a_trial_bar_unless_ci(tmp_path, ci):
     shown = read_terminal(tmp_path, {"CI": ci})
-    assert "trial 1: test_accuracy=" in shown  # the log lines show either way
+    assert "trial 1/2: test_accuracy=" in shown  # the log lines show either way (1-based)
     if ci:
         assert re.search(r"progress: run [0-9a-f]{12}, 2/2 trials", shown) and "trials:" not in shown
     else:
