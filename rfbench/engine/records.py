@@ -111,6 +111,8 @@ def read_trials(path: Path) -> pd.DataFrame:
         raise RecordError(f"{path} is not a table rfbench wrote ({str(err).strip()}); move it away, and its "
                           "trials are computed again") from None
     trial = trials.get("trial")
+    if trial is not None and trials.empty:  # a header alone: a table with no rows (a job's empty frame)
+        return trials.astype({"trial": "int64"})
     if trial is None or not pd.api.types.is_integer_dtype(trial) or (trial < 0).any():
         raise RecordError(f"{path} is not a table of trials (its 'trial' column is missing or holds other than "
                           "integers >= 0); move it away, and its trials are computed again")

@@ -27,8 +27,9 @@ from .base import Kernel, check_dim
 from .gaussian import GaussianKernel
 from .modulated import SIGMA_RANGE
 
-#: gamma = sigma^-2 over the Gaussian kernel's bandwidth range.
-GAMMA_RANGE = (SIGMA_RANGE[1] ** -2, SIGMA_RANGE[0] ** -2)
+#: gamma = sigma^-2 over the Gaussian kernel's bandwidth range, written as the round numbers it means
+#: (1e-30 ** -2 is 9.999999999999998e+59 in floating point, which refused gamma = 1e60 itself).
+GAMMA_RANGE = (1e-60, 1e60)
 
 
 def check_gamma(gamma: float) -> float:
