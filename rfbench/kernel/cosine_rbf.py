@@ -25,7 +25,6 @@ from rfbench.validation import is_real
 
 from .base import Kernel, check_dim
 from .gaussian import GaussianKernel
-from .modulated import SIGMA_RANGE
 
 #: gamma = sigma^-2 over the Gaussian kernel's bandwidth range, written as the round numbers it means
 #: (1e-30 ** -2 is 9.999999999999998e+59 in floating point, which refused gamma = 1e60 itself).
