@@ -44,6 +44,10 @@ def _reported(prog: str = "rfbench") -> Iterator[None]:
         print(f"{prog}: error: out of memory ({err}); choose a smaller size (feature_map.n_components or m_over_d) "
               "or dataset", file=sys.stderr)
         sys.exit(2)
+    except Exception as err:  # raised while a signal was being handled: that signal, not Hydra's traceback
+        if (interrupted := interrupt.as_interruption(err)) is err:
+            raise
+        raise interrupted from err
 
 
 def aggregate(argv: list[str] | None = None) -> None:

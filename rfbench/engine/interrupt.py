@@ -27,8 +27,24 @@ class Interrupted(KeyboardInterrupt):
         self.signum = signum
 
 
+#: The signal being handled, once one arrived: an error raised while unwinding from it (a library that
+#: turned the KeyboardInterrupt into its own exception, a cleanup it broke) is reported as that signal.
+_received: int | None = None
+
+
 def _raise(signum: int, frame: FrameType | None) -> None:
+    global _received
+    _received = signum
     raise Interrupted(signum)
+
+
+def as_interruption(err: BaseException) -> BaseException:
+    """``err`` itself, or an :class:`Interrupted` caused by it when a signal arrived first."""
+    if isinstance(err, KeyboardInterrupt) or _received is None:
+        return err
+    interrupted = Interrupted(_received)
+    interrupted.__cause__ = err
+    return interrupted
 
 
 @contextlib.contextmanager

@@ -65,12 +65,15 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
             with _log_to(out / "run.log"):
                 _run_trials(cfg, data, kernel, out, _prepare(cfg, out, start))
                 return _summarize(out)
-        except BaseException as err:
+        except BaseException as caught:
+            err = interrupt.as_interruption(caught)
             if isinstance(err, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the message says how far the run got
                 trials = cfg["experiment"]["trials"]
                 interrupt.note_trials(err, len(records.recorded(out / "trials.csv") & set(range(trials))), trials)
             _remove_if_no_trials(out, new)
-            raise
+            if err is caught:
+                raise
+            raise err from caught
 
 
 def compute_trial(cfg: Mapping[str, Any], t: int) -> tuple[dict[str, Any], pd.DataFrame | None]:

@@ -37,7 +37,7 @@ def interrupted(results_dir: Path, wait, sig: int) -> tuple[int, str]:
 
 def test_sigterm_before_the_first_trial_leaves_nothing_and_one_line(tmp_path):
     status, stderr = interrupted(tmp_path, wait_for_run_folder, signal.SIGTERM)
-    assert status == 143
+    assert status == 143, stderr
     assert stderr == f"rfbench: interrupted after 0 of {TRIALS} trials; rerun the same command to resume\n"
     assert list(tmp_path.iterdir()) == []
 
