@@ -1,29 +1,31 @@
 """QMC feature maps, Figure 4: box discrepancy D^{box b/2} of the classical sequences on cpu and
 census (substitute), and the relative Gram error against it (Sec. 6.1, "Behavior of Box Discrepancy").
 
-For the rows and sigma of Figure 2 (cpu: 6,554 rows; census: 5,000 rows of the house_16h
-substitute) and the box b/2 (half the bounding box of those rows), each trial of each scrambled
-sequence regenerates the frequencies of the Figure 2 trial of the same seed (``qmc.gram_trial``)
-and records the normalized square discrepancy (pi^d / prod_j b_j) D^2 of its prefixes s.
-The bottom panels pair them with the Frobenius errors recorded under ``<results>/qmc/gram/``
-(computed by ``make qmc-fig2``; this target only reads them). Each (dataset, sequence, trial)
-is one CSV under ``<results>/qmc/fig4/``, written atomically.
+The computation is a job of the engine (``rfbench job=qmc_box_discrepancy dataset=<config>``,
+``configs/job/qmc_box_discrepancy.yaml``, records under ``<results>/qmc/fig4/runs/``): for the rows
+and sigma of Figure 2 (cpu: 6,554 rows; census: 5,000 rows of the house_16h substitute, sigma
+chosen as the ``qmc_gram`` job chooses it) and the box b/2 (half the bounding box of those rows),
+trial t of each scrambled sequence regenerates the frequencies of Figure 2's trial t and records
+the normalized square discrepancy (pi^d / prod_j b_j) D^2 of its prefixes s.  The report pairs
+them with the Frobenius errors of the ``qmc_gram`` records; it reads records only.
 
-    python -m rfbench.papers.qmc.fig4 [--results results] [--trials N]
+    python -m rfbench.papers.qmc.report fig4 [--results results]
 """
 from __future__ import annotations
 
-import time
-from dataclasses import asdict
+import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy.stats import pearsonr, spearmanr
 
-from rfbench.engine import blas_pin, records
+from rfbench.engine import jobs, records
+from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.papers.qmc import figures as qmc_figures
+from rfbench.papers.qmc import gram
 from rfbench.papers.qmc import report as qmc
 from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
 from rfbench.report import render
@@ -31,48 +33,50 @@ from rfbench.report.compare import ClaimCheck, all_of, check_claims
 
 #: Figure 4's panels: cpu and census (the house_16h substitute), keys of ``qmc.GRAM_DATASETS``.
 DATASETS = ("cpu", "census")
-#: "we use b/2 instead of b as the domain in the box discrepancy".
-BOX = 0.5
 
 
-def discrepancy_trial(path: Path, X: np.ndarray, sigma: float, sequence: str, seed: int) -> None:
-    """Normalized D^{b/2}(S)^2 of the first s frequencies of one Figure 2 trial, every s; one CSV."""
-    if records.complete(path):
-        return
-    begin = time.perf_counter()
-    fmap = QMCFourierFeatures(n_components=max(qmc.GRAM_SIZES), sigma=sigma, sequence=sequence, dtype="float64",
+def discrepancies(trial: int, seed: int, data: dict, sizes: Sequence[int], box: float) -> dict[str, pd.DataFrame]:
+    """Trial ``trial`` of Figure 4 on the dataset ``data``: ``discrepancy``, one row per sequence and s
+    (scrambled Halton, deterministic, at trial 0 only); ``box`` is the fraction of the bounding box
+    (the paper's b/2: 0.5)."""
+    X, choice = gram.rows_and_sigma(json.dumps(data, sort_keys=True), seed)
+    frames = [sequence_discrepancy(X, choice["sigma"], sequence, trial_seed(seed, trial), sizes, box)
+              for sequence in qmc.SEQUENCES if trial == 0 or sequence != "halton"]
+    return {"discrepancy": pd.concat(frames, ignore_index=True)}
+
+
+def sequence_discrepancy(X: np.ndarray, sigma: float, sequence: str, seed: int, sizes: Sequence[int],
+                         box: float) -> pd.DataFrame:
+    """Normalized D^{box b}(S)^2 of the first s frequencies of one Figure 2 trial, every s, with
+    b = ``box`` x the bounding box of X, beside MC's expectation at s (eq. 13)."""
+    fmap = QMCFourierFeatures(n_components=max(sizes), sigma=sigma, sequence=sequence, dtype="float64",
                               random_state=seed).fit(X)
     W = fmap.random_weights_.T
-    discrepancy = BoxDiscrepancy(BOX * bounding_box(X), sigma, normalized=True)
+    discrepancy = BoxDiscrepancy(box * bounding_box(X), sigma, normalized=True)
     rows = [{"s": s, "discrepancy": discrepancy.squared(W[:s]), "expected_mc": discrepancy.expected_squared_mc(s)}
-            for s in qmc.GRAM_SIZES]
-    records.write_csv(path, pd.DataFrame(rows).assign(sequence=sequence, seed=seed, sigma=sigma, n=len(X),
-                                                      d=X.shape[1], time=time.perf_counter() - begin))
+            for s in sizes]
+    return pd.DataFrame(rows).assign(sequence=sequence, seed=seed, sigma=sigma, n=len(X), d=X.shape[1])
 
 
-def campaign(out: Path, trials: int, mirror: str | None = None) -> pd.DataFrame:
-    """Every discrepancy trial (resumable), joined with the recorded Frobenius errors where they exist."""
-    for name in DATASETS:
-        setting = qmc.GRAM_DATASETS[name]
-        qmc.bind_inputs(out / "fig4" / name, out, {name: setting.config}, setting=asdict(setting))
-        X, y, task = qmc.gram_rows(setting, 0, mirror)
-        sigma = float(qmc.chosen_sigma(out, name, X, y, task, 0)["sigma"])
-        for sequence in qmc.SEQUENCES:
-            for t in range(1 if sequence == "halton" else trials):
-                discrepancy_trial(out / "fig4" / name / sequence / f"trial{t}.csv", X, sigma, sequence,
-                                  qmc.trial_seed(0, t))
-    disc = qmc.collect_trials(out / "fig4", "dataset", "qmc-fig4")
+def collect(out: Path) -> pd.DataFrame:
+    """Every recorded discrepancy trial, joined with the recorded Frobenius errors where they exist."""
+    frames = [jobs.read(jobs.run_of(["job=qmc_box_discrepancy", f"dataset={qmc.GRAM_DATASETS[name].config}"],
+                                    out.parent), "discrepancy").assign(dataset=name) for name in DATASETS]
+    disc = pd.concat(frames, ignore_index=True)
     try:
-        gram = qmc.collect_gram(out)
+        gram_errors = qmc.collect_gram(out)
     except ValueError:
         return disc.assign(fro=np.nan)
-    gram = gram[gram["scramble"]][["dataset", "sequence", "trial", "s", "fro"]]
-    return disc.merge(gram, on=["dataset", "sequence", "trial", "s"], how="left")
+    gram_errors = gram_errors[gram_errors["scramble"]][["dataset", "sequence", "trial", "s", "fro"]]
+    return disc.merge(gram_errors, on=["dataset", "sequence", "trial", "s"], how="left")
 
 
-def fig4(out: Path, trials: int, mirror: str | None = None) -> pd.DataFrame:
-    """Figure 4's panels, the summary table and the verdicts on the paper's claims."""
-    table = campaign(out, trials, mirror)
+def fig4(out: Path) -> pd.DataFrame:
+    """Figure 4's panels, the summary table and the verdicts on the paper's claims, from the records."""
+    try:
+        table = collect(out)
+    except FileNotFoundError as err:
+        raise ValueError(f"{err}; run `make qmc-fig4` first") from None
     summary = table.groupby(["dataset", "sequence", "s"]).agg(
         disc_mean=("discrepancy", "mean"), disc_std=("discrepancy", "std"), fro_mean=("fro", "mean"),
         fro_std=("fro", "std"), expected_mc=("expected_mc", "first"), trials=("discrepancy", "size"),
@@ -117,18 +121,3 @@ def _correlated(summary: pd.DataFrame) -> ClaimCheck:
     if not cases:
         return ClaimCheck(None, "no Gram-error trials recorded (run `make qmc-fig2`)")
     return ClaimCheck(all(cases.values()), "; ".join(cases) + " (judged on the pooled Spearman >= 0.8)")
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = qmc.report_parser("fig4", __doc__)
-    parser.add_argument("--trials", type=int, default=10, help="trials per randomized sequence")
-    args = parser.parse_args(argv)
-    if args.trials < 1:
-        parser.error(f"--trials must be >= 1, got {args.trials}")
-    out = args.results / qmc.PAPER
-    qmc.run_report(parser, lambda: fig4(out, args.trials), out / "fig4")
-
-
-if __name__ == "__main__":
-    blas_pin.pin()
-    main()

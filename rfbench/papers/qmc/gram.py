@@ -45,9 +45,16 @@ def curves(trial: int, seed: int, data: dict, sizes: Sequence[int]) -> dict[str,
 def _setting(data_json: str, seed: int) -> tuple[np.ndarray, np.ndarray, dict]:
     """The rows, their exact Gram and the sigma choice of a dataset, once per process (every trial
     of a job shares them)."""
+    X, choice = rows_and_sigma(data_json, seed)
+    return X, make_kernel("gaussian", X.shape[1], sigma=choice["sigma"])(X), choice
+
+
+@functools.lru_cache(maxsize=1)
+def rows_and_sigma(data_json: str, seed: int) -> tuple[np.ndarray, dict]:
+    """The rows of Figures 2-4 of a dataset config (JSON) and their sigma choice, once per process."""
     data = json.loads(data_json)
     (name, setting), = ((k, s) for k, s in qmc.GRAM_DATASETS.items() if s.config == data["name"])
     X, y, task = qmc.gram_rows(setting, seed, data=data)
     choice = {**qmc.select_sigma(X, y, task, seed=seed), "n": len(X), "d": X.shape[1], "seed": seed,
               "cv_features": qmc.CV_FEATURES, "dataset": name}
-    return X, make_kernel("gaussian", X.shape[1], sigma=choice["sigma"])(X), choice
+    return X, choice

@@ -1,18 +1,18 @@
-"""QMC feature maps (Avron, Sindhwani, Yang, Mahoney 2016): Figures 2-3 and Table 1, with verdicts.
+"""QMC feature maps (Avron, Sindhwani, Yang, Mahoney 2016): Figures 2-5 and Table 1, with verdicts.
 
-The curves of Section 6.1 are jobs of the engine (:mod:`rfbench.papers.qmc.gram`, ``rfbench
-job=qmc_gram dataset=<config>``, recorded under ``<results>/qmc/gram/runs/``); Figures 2-3 are drawn
-here from their records.  Table 1 is still computed here with the components directly (not yet a
-job): each (dataset, sequence, trial) is one CSV under ``<results>/qmc/table1/``, written
-atomically with its seed, so an interrupted target resumes where it stopped.
+Every computation is a job of the engine, and the reports here read their records only: the
+prefix Gram curves of Figures 2-3 (:mod:`rfbench.papers.qmc.gram`, ``job=qmc_gram``), Table 1's
+ridge cells and its split study (:mod:`rfbench.papers.qmc.ridge`, ``job=qmc_ridge``,
+``job=qmc_ridge_splits``), Figure 4's discrepancies (:mod:`rfbench.papers.qmc.fig4`) and Figure
+5's point sets (:mod:`rfbench.papers.qmc.fig5`), recorded under ``<results>/qmc/<target>/runs/``.
 
-sigma (and lambda for Table 1) is chosen once per dataset by 5-fold CV of ridge on Monte
-Carlo features and then held for every sequence (Sec. 6.1: "we performed 5-fold
-cross-validation when using random Fourier features (MC sequence) to set the bandwidth");
-the choice is recorded in ``<results>/qmc/sigma/<dataset>.csv`` and reused (the gram jobs record
-theirs with their curves).
+sigma (and lambda for Table 1) is chosen per dataset by 5-fold CV of ridge on Monte Carlo
+features and then held for every sequence (Sec. 6.1: "we performed 5-fold cross-validation
+when using random Fourier features (MC sequence) to set the bandwidth"): each job recomputes
+it (:func:`select_sigma`, once per process) and records it.  Tables 2-3 and Figures 6-7 still
+read it from ``<results>/qmc/sigma/<dataset>.csv`` (:func:`chosen_sigma`).
 
-    python -m rfbench.papers.qmc.report {fig2,fig3,table1} [--results results] [--datasets ...] [--trials N]
+    python -m rfbench.papers.qmc.report {fig2,fig3,fig4,fig5,table1} [--results results]
 """
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ import contextlib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +32,7 @@ from rfbench.dataset.loader import load_dataset
 from rfbench.engine import blas_pin, config, jobs, records
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
-from rfbench.metrics import approximate_gram, relative_error, spectral_norm
+from rfbench.metrics import approximate_gram, spectral_norm
 from rfbench.model.ridge import ridge_cv
 from rfbench.papers.qmc import figures as qmc_figures
 from rfbench.report import published, render
@@ -205,16 +204,6 @@ def _progress(message: str) -> None:
     print(f"[qmc] {time.strftime('%H:%M:%S')} {message}", flush=True)
 
 
-def collect_trials(folder: Path, column: str, target: str) -> pd.DataFrame:
-    """Every trial CSV ``folder/<dataset>/<sequence>/trial<t>.csv``, with the dataset as ``column``
-    and the trial number; ValueError naming ``target`` (the make target) when there is none."""
-    frames = [pd.read_csv(p).assign(**{column: p.parts[-3]}, trial=int(p.stem.removeprefix("trial")))
-              for p in sorted(folder.glob("*/*/trial*.csv"))]
-    if not frames:
-        raise ValueError(f"no trials under {folder}; run `make {target}` first")
-    return pd.concat(frames, ignore_index=True)
-
-
 def collect_gram(out: Path) -> pd.DataFrame:
     """Every recorded trial of Figures 2-3 (the ``qmc_gram`` jobs' records under ``<out>/gram/runs``):
     one row per (dataset, sequence, scramble, trial, s)."""
@@ -383,76 +372,47 @@ def _lattice_large_s(ratios: pd.DataFrame) -> ClaimCheck:
 
 
 # --- Table 1 ----------------------------------------------------------------------
-def table1_trial(path: Path, data, sigma: float, lam: float, sequence: str, seed: int,
-                 sizes: Sequence[int]) -> None:
-    """Test relative error of ridge (lambda held) on the first s points, for every s; one CSV.
-
-    The map of ``max(sizes)`` points is fitted once and each s takes its prefix
-    (``segment(0, s)``, normalized by s), so the sizes of one trial share one sequence.
-    """
-    if records.complete(path):
-        return
-    fmap = QMCFourierFeatures(n_components=max(sizes), sigma=sigma, sequence=sequence, dtype="float64",
-                              random_state=seed).fit(data.X_train)
-    rows = []
-    for s in sizes:
-        start = time.perf_counter()
-        prefix = fmap.segment(0, s)
-        model = ridge_cv(task=data.task, lambda_grid=[lam]).fit(prefix.transform(data.X_train), data.y_train)
-        error = relative_error(data.y_test, model.predict(prefix.transform(data.X_test)))
-        rows.append({"s": s, "relative_error": error, "time": time.perf_counter() - start})
-    records.write_csv(path, pd.DataFrame(rows).assign(sequence=sequence, seed=seed, sigma=sigma, lam=lam,
-                                                      n_train=len(data.X_train), n_test=len(data.X_test)))
+#: The Table 1 investigation of the unknown cpu partition: seeds of other partitions, MC at this s
+#: (``configs/job/qmc_ridge_splits.yaml`` holds s and the trials; the campaign sweeps the seeds).
+SPLIT_SEEDS, SPLIT_S, SPLIT_DATASET = tuple(range(6)), 500, "cpu_act_qmc"
 
 
-def table1_campaign(out: Path, configs: Sequence[str], *, trials: int, seed: int = 0,
-                    mirror: str | None = None) -> pd.DataFrame:
-    """Every trial of Table 1 on dataset ``configs`` (keys of ``TABLE1_SIZES``); resumable."""
-    for name in configs:
-        bind_inputs(out / "table1" / name, out, {name: name}, seed=seed, sizes=list(TABLE1_SIZES[name]))
-        data = load(name, mirror)
-        choice = chosen_sigma(out, name, data.X_train, data.y_train, data.task, seed)
-        for sequence in SEQUENCES:
-            for t in range(1 if sequence == "halton" else trials):
-                path = out / "table1" / name / sequence / f"trial{t}.csv"
-                if not records.complete(path):
-                    table1_trial(path, data, choice["sigma"], choice["lambda"], sequence, trial_seed(seed, t),
-                                 TABLE1_SIZES[name])
-                    _progress(f"table1 {name} {sequence} trial {t}")
-    return collect_table1(out)
+def table1_overrides(name: str) -> list[str]:
+    """The job of Table 1 on dataset config ``name`` (a key of ``TABLE1_SIZES``), as the campaign runs it."""
+    return ["job=qmc_ridge", f"dataset={name}", f"job.sizes=[{','.join(map(str, TABLE1_SIZES[name]))}]"]
 
 
-def collect_table1(out: Path) -> pd.DataFrame:
-    """Every recorded trial of Table 1: one row per (dataset config, sequence, trial, s)."""
-    return collect_trials(out / "table1", "config", "qmc-table1")
+def split_overrides(split_seed: int) -> list[str]:
+    """The job of the split study on partition ``split_seed`` of ``SPLIT_DATASET``, as the campaign runs it."""
+    return ["job=qmc_ridge_splits", f"dataset={SPLIT_DATASET}", f"dataset.split.seed={split_seed}"]
 
 
-#: The Table 1 investigation of the unknown cpu partition: seeds of other partitions, MC at this s.
-SPLIT_SEEDS, SPLIT_S, SPLIT_TRIALS = tuple(range(6)), 500, 3
+def collect_table1(out: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every recorded trial of Table 1 (the ``qmc_ridge`` jobs' records under ``<out>/table1/runs``):
+    one row per (dataset config, sequence, trial, s); and the sigma choice of each dataset config."""
+    errors, settings = [], []
+    for name in TABLE1_SIZES:
+        run = jobs.run_of(table1_overrides(name), out.parent)
+        with contextlib.suppress(FileNotFoundError):
+            errors.append(jobs.read(run, "errors").assign(config=name))
+            settings.append(jobs.read(run, "setting").query("trial == 0").drop(columns="trial"))
+    if not errors:
+        raise ValueError(f"no trials under {out / 'table1'}; run `make qmc-table1` first")
+    return pd.concat(errors, ignore_index=True), pd.concat(settings, ignore_index=True)
 
 
-def split_sensitivity(out: Path, name: str = "cpu_act_qmc", *, seed: int = 0,
-                      mirror: str | None = None) -> pd.DataFrame:
-    """MC's Table 1 error at s = ``SPLIT_S`` on other seeded partitions of ``name`` (same sizes,
-    sigma and lambda held): how far the test set alone, which the paper does not give, moves a cell.
-    One CSV per (partition, trial) under ``<out>/table1/splits/``; resumable."""
-    folder = out / "table1" / "splits"
-    bind_inputs(folder, out, {name: name}, split_seeds=list(SPLIT_SEEDS), s=SPLIT_S, trials=SPLIT_TRIALS, seed=seed)
-    choice = pd.read_csv(out / "sigma" / f"{name}.csv").iloc[0]
+def split_sensitivity(out: Path) -> pd.DataFrame:
+    """MC's Table 1 error at s = ``SPLIT_S`` on other seeded partitions of cpu (same sizes, sigma and
+    lambda held), from the ``qmc_ridge_splits`` records: mean, sd and count per partition seed;
+    empty when none is recorded."""
+    runs = []
     for split_seed in SPLIT_SEEDS:
-        paths = [folder / f"seed{split_seed}" / f"trial{t}.csv" for t in range(SPLIT_TRIALS)]
-        if all(records.complete(path) for path in paths):
-            continue
-        cfg = dataset_config(name)
-        cfg["split"]["seed"] = split_seed
-        data = load_dataset(cfg, mirror=mirror)
-        for t, path in enumerate(paths):
-            if not records.complete(path):
-                table1_trial(path, data, choice["sigma"], choice["lambda"], "mc", trial_seed(seed, t), (SPLIT_S,))
-        _progress(f"table1 {name} partition seed {split_seed}")
-    runs = pd.concat([pd.read_csv(p).assign(split_seed=int(p.parent.name.removeprefix("seed")))
-                      for p in sorted(folder.glob("seed*/trial*.csv"))], ignore_index=True)
-    stats = runs.groupby("split_seed")["relative_error"].agg(["mean", "std", "count"])
+        with contextlib.suppress(FileNotFoundError):
+            runs.append(jobs.read(jobs.run_of(split_overrides(split_seed), out.parent), "errors")
+                        .assign(split_seed=split_seed))
+    if not runs:
+        return pd.DataFrame()
+    stats = pd.concat(runs, ignore_index=True).groupby("split_seed")["relative_error"].agg(["mean", "std", "count"])
     return stats.reset_index()
 
 
@@ -461,6 +421,7 @@ def _split_finding(splits: pd.DataFrame, table: pd.DataFrame) -> str:
     mc = table[(table["method"] == "mc") & (table["s"].astype(float) == SPLIT_S)].iloc[0]
     diffs = table["mean"] - table["published"]
     low, high, paper = splits["mean"].min(), splits["mean"].max(), float(mc["published"])
+    draws = int(splits["count"].max())
     gap, spread = float(mc["mean"]) - paper, high - low
     where = "inside" if low <= paper <= high else ("above" if paper > high else "below")
     share = ("as large as that gap" if spread >= abs(gap) else
@@ -468,16 +429,16 @@ def _split_finding(splits: pd.DataFrame, table: pd.DataFrame) -> str:
              "sigma and lambda are not given and may differ)")
     return (f"Every cpu cell of ours minus the paper's lies in [{diffs.min():+.4f}, {diffs.max():+.4f}], whatever "
             f"the sequence, so the gap is not the sequences'. The paper does not give its 6,554 / 1,638 partition. "
-            f"MC at s = {SPLIT_S} (sigma and lambda held, {SPLIT_TRIALS} feature draws each) on {len(splits)} seeded "
+            f"MC at s = {SPLIT_S} (sigma and lambda held, {draws} feature draws each) on {len(splits)} seeded "
             f"partitions gives {low:.4f} to {high:.4f} (ours: seed 0, {splits['mean'].iloc[0]:.4f}); the paper's MC "
             f"cell, {paper:.4f}, is {where} that range and {gap:+.4f} from ours. The test set alone moves the cell "
             f"by up to {spread:.4f}, {share}.")
 
 
-def table1(out: Path, configs: Sequence[str], *, trials: int, seed: int = 0,
-           mirror: str | None = None) -> pd.DataFrame:
-    """Table 1: cpu cells against the paper with verdicts; house_16h beside census, qualitatively."""
-    trials_table = table1_campaign(out, configs, trials=trials, seed=seed, mirror=mirror)
+def table1(out: Path) -> pd.DataFrame:
+    """Table 1 from the records: cpu cells against the paper with verdicts; house_16h beside census,
+    qualitatively; the split study where it is recorded."""
+    trials_table, settings = collect_table1(out)
     trials_table = trials_table.assign(dataset=trials_table["config"].map(TABLE1_DATASET),
                                        method=trials_table["sequence"])
     pub = load_published()
@@ -501,9 +462,9 @@ def table1(out: Path, configs: Sequence[str], *, trials: int, seed: int = 0,
     sections = render.comparison_sections(table, body, f"rfbench/papers/{PAPER}/published.csv", claims)
     sections[1:1] = [("The same cells, long form (differences to 4 decimals; Halton is deterministic: one "
                       "trial, no sd)", render.side_by_side(table, DIGITS)),
-                     ("sigma and lambda", _sigma_table(out, configs))]
-    if "cpu_act_qmc" in configs:
-        splits = split_sensitivity(out, seed=seed, mirror=mirror)
+                     ("sigma and lambda", settings)]
+    splits = split_sensitivity(out)
+    if len(splits):
         records.write_csv(dest / "splits.csv", splits)
         sections[5:5] = [("Why the cpu cells differ: the unknown test set", _split_finding(splits, table)),
                          (f"MC at s = {SPLIT_S} on other partitions of cpu (mean, sd, count over feature draws)",
@@ -532,11 +493,6 @@ def substitute_cells(pub: pd.DataFrame, ours: pd.DataFrame) -> pd.DataFrame:
     records call them not comparable: :mod:`rfbench.papers.qmc.verdicts`)."""
     census = pub[(pub["dataset"] == "census") & (pub["metric"] != "claim")]
     return compare(census, ours[ours["dataset"] == "house_16h"].assign(dataset="census"))
-
-
-def _sigma_table(out: Path, configs: Sequence[str]) -> pd.DataFrame:
-    return pd.concat([pd.read_csv(out / "sigma" / f"{name}.csv").assign(dataset=name) for name in configs],
-                     ignore_index=True)
 
 
 def _substitute_side_by_side(ours: pd.DataFrame, pub: pd.DataFrame) -> pd.DataFrame:
@@ -609,32 +565,23 @@ def run_report(parser: argparse.ArgumentParser, build: Callable[[], object], wri
 
 
 def main(argv: list[str] | None = None) -> None:
+    # fig4 and fig5 import this module: imported here, once it is complete
+    from rfbench.papers.qmc import fig4, fig5
+
     parser = argparse.ArgumentParser(prog="python -m rfbench.papers.qmc.report", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("target", choices=["fig2", "fig3", "table1"],
-                        help="fig2, fig3: the reports of the qmc_gram jobs' records; "
-                             "table1: compute (resume) and report Table 1")
+    targets = {"fig2": fig2, "fig3": fig3, "fig4": fig4.fig4, "fig5": fig5.fig5, "table1": table1}
+    parser.add_argument("target", choices=list(targets),
+                        help="the report to draw from the jobs' records (`make qmc-<target>` computes them)")
     parser.add_argument("--results", type=Path, default=Path("results"),
                         help="results tree; everything goes to <results>/qmc")
-    parser.add_argument("--datasets", nargs="+", default=None,
-                        help=f"table1: datasets among {list(TABLE1_SIZES)} "
-                             "(default: all of them)")
-    parser.add_argument("--trials", type=int, default=10, help="trials per randomized sequence")
     args = parser.parse_args(argv)
     out = args.results / PAPER
-    valid = list(TABLE1_SIZES)
-    args.datasets = args.datasets or valid
-    unknown = [name for name in args.datasets if name not in valid]
-    if unknown or args.trials < 1:
-        parser.error(f"--datasets {unknown} unknown; choose among {valid}" if unknown
-                     else f"--trials must be >= 1, got {args.trials}")
-    targets = {"fig2": partial(fig2, out), "fig3": partial(fig3, out),
-               "table1": partial(table1, out, args.datasets, trials=args.trials)}
     try:
-        targets[args.target]()
+        targets[args.target](out)
     except (OSError, ValueError) as err:  # OSError: e.g. --results naming a file
         parser.exit(2, f"{parser.prog}: error: {err}\n")
-    print(f"wrote {out}")
+    print(f"wrote {out / args.target}")
 
 
 if __name__ == "__main__":

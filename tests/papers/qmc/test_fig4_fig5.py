@@ -6,21 +6,39 @@ import pandas as pd
 import pytest
 from scipy.special import ndtri
 
+from rfbench.engine.jobs import trial_seed
 from rfbench.papers.qmc import fig4 as qmc_fig4
 from rfbench.papers.qmc import fig5 as qmc_fig5
+from rfbench.papers.qmc import gram
 from rfbench.papers.qmc import report as qmc
 from rfbench.papers.qmc import table3 as qmc_table3
 from rfbench.qmc.discrepancy import BoxDiscrepancy
 from rfbench.qmc.sequences import unit_points
 
+X = np.random.default_rng(0).random((50, 3))
 
-def test_discrepancy_trial_measures_the_figure2_frequencies_on_half_the_box(tmp_path):
-    X = np.random.default_rng(0).random((50, 3))
-    qmc_fig4.discrepancy_trial(tmp_path / "t.csv", X, 0.6, "sobol", seed=7)
-    table = pd.read_csv(tmp_path / "t.csv").set_index("s")
-    assert list(table.index) == list(qmc.GRAM_SIZES)
-    # the frequencies of qmc.gram_trial with the same seed: the scrambled Sobol' points / sigma
-    W = ndtri(unit_points("sobol", max(qmc.GRAM_SIZES), 3, scramble=True, seed=7)) / 0.6
+
+@pytest.fixture
+def toy(monkeypatch):
+    """A dataset config 'toy_config' whose Figure 2 rows are X, sigma fixed at 0.6 (no data, no CV)."""
+    monkeypatch.setitem(qmc.GRAM_DATASETS, "toy", qmc.GramSetting("toy_config", "Toy", None))
+    monkeypatch.setattr(qmc, "gram_rows", lambda setting, seed, data: (X, np.zeros(len(X)), "regression"))
+    monkeypatch.setattr(qmc, "select_sigma", lambda *a, **k: {"sigma": 0.6, "lambda": 0.1, "cv_score": 0.5,
+                                                              "median_distance": 0.4})
+    gram.rows_and_sigma.cache_clear()
+    yield {"name": "toy_config"}
+    gram.rows_and_sigma.cache_clear()
+
+
+def test_discrepancies_measure_the_figure2_frequencies_on_half_the_box(toy):
+    first = qmc_fig4.discrepancies(trial=0, seed=5, data=toy, sizes=qmc.GRAM_SIZES, box=0.5)["discrepancy"]
+    later = qmc_fig4.discrepancies(trial=1, seed=5, data=toy, sizes=qmc.GRAM_SIZES, box=0.5)["discrepancy"]
+    assert list(first["sequence"].unique()) == list(qmc.SEQUENCES)
+    assert "halton" not in set(later["sequence"]) and set(later["seed"]) == {trial_seed(5, 1)}
+    table = later[later["sequence"] == "sobol"].set_index("s")
+    assert list(table.index) == list(qmc.GRAM_SIZES) and set(table["sigma"]) == {0.6}
+    # the frequencies of the qmc_gram trial of the same seed: the scrambled Sobol' points / sigma
+    W = ndtri(unit_points("sobol", max(qmc.GRAM_SIZES), 3, scramble=True, seed=trial_seed(5, 1))) / 0.6
     box = BoxDiscrepancy(0.5 * (X.max(axis=0) - X.min(axis=0)), 0.6, normalized=True)
     for s in (100, 1000):
         assert table.loc[s, "discrepancy"] == pytest.approx(box.squared(W[:s]), rel=1e-12)
@@ -44,7 +62,7 @@ def test_fig4_checks():
 
 
 def test_fig5_mean_squared_grid_error_is_the_normalized_discrepancy():
-    W = qmc_fig5.frequencies()["halton"]
+    W = qmc_fig5.frequencies(0)["halton"]
     axis = np.linspace(-1, 1, 401)
     u = np.stack(np.meshgrid(axis, axis), axis=-1).reshape(-1, 2)
     errors = qmc_fig5.error_grid(W, u)
@@ -67,7 +85,9 @@ def test_figures_draw_their_panels(tmp_path):
 
 
 @pytest.mark.parametrize(("main", "argv", "message"), [
-    (qmc_fig4.main, ["--trials", "0"], "--trials must be >= 1, got 0"),
+    (qmc.main, ["fig6"], "invalid choice: 'fig6'"),
+    (qmc.main, ["fig4"], "run `make qmc-fig4` first"),
+    (qmc.main, ["fig5"], "run `make qmc-fig5` first"),
     (qmc_table3.main, ["--datasets", "cpu"], "invalid choice: 'cpu'"),
     (qmc_table3.main, ["--max-s", "0"], "--max-s must be >= 1, got 0"),
 ])

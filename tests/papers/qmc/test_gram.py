@@ -20,8 +20,10 @@ def toy(monkeypatch):
     monkeypatch.setattr(qmc, "select_sigma", lambda *a, **k: {"sigma": 0.8, "lambda": 0.1, "cv_score": 0.5,
                                                               "median_distance": 0.4})
     gram._setting.cache_clear()
+    gram.rows_and_sigma.cache_clear()
     yield {"name": "toy_config"}
     gram._setting.cache_clear()
+    gram.rows_and_sigma.cache_clear()
 
 
 def test_trial_0_has_every_sequence_and_later_trials_the_randomized_ones(toy):

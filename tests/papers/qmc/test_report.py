@@ -1,13 +1,14 @@
-"""The QMC paper's report driver: prefix errors, resumable trials, Table 1 trials, claims."""
+"""The QMC paper's report: prefix errors, Figures 2-3 and Table 1 from job records, claims."""
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy.spatial.distance import pdist
 
-from rfbench.dataset.loader import Dataset
-from rfbench.engine import jobs
+from rfbench.engine import campaign, jobs
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.kernel import make_kernel
 from rfbench.papers.qmc import report as qmc
@@ -46,26 +47,6 @@ def test_scramble_ratios_divide_scrambled_by_plain():
     assert ratios.loc["fro", "ratio_mean"] == pytest.approx(0.5)
     assert ratios.loc["fro", "ratio_std"] == pytest.approx(0.05)
     assert ratios.loc["spectral", "ratio_mean"] == pytest.approx(3.0)
-
-
-def test_table1_trial_prefix_equals_a_fresh_map_and_a_direct_ridge_solve(tmp_path):
-    """Each s's error is that of ridge (lambda held) on a map of s points, solved directly."""
-    rng = np.random.default_rng(1)
-    X = rng.random((80, 2))
-    y = np.sin(4 * X[:, 0]) + X[:, 1] + 2
-    data = Dataset("toy", X[:60], y[:60], X[60:], y[60:], np.empty(0), (), "regression")
-    path = tmp_path / "trial0.csv"
-    qmc.table1_trial(path, data, 0.5, 0.01, "halton", 0, [3, 10])
-    recorded = pd.read_csv(path).set_index("s")["relative_error"]
-    for s in (3, 10):
-        fmap = QMCFourierFeatures(n_components=s, sigma=0.5, sequence="halton", dtype="float64").fit(data.X_train)
-        Z, Zt = fmap.transform(data.X_train), fmap.transform(data.X_test)
-        mean_z, mean_y = Z.mean(axis=0), data.y_train.mean()
-        Zc = Z - mean_z
-        w = np.linalg.solve(Zc.T @ Zc + 0.01 * np.eye(2 * s), Zc.T @ (data.y_train - mean_y))
-        pred = (Zt - mean_z) @ w + mean_y
-        expected = np.linalg.norm(pred - data.y_test) / np.linalg.norm(data.y_test)
-        assert recorded[s] == pytest.approx(expected, rel=1e-8)
 
 
 def test_published_claims_all_have_checks():
@@ -140,14 +121,55 @@ def test_trials_are_bound_to_the_dataset_config_but_not_to_its_prose(tmp_path, m
 
 
 def test_split_finding_states_where_the_paper_lies_and_how_much_the_partition_explains():
-    splits = pd.DataFrame({"split_seed": [0, 1, 2], "mean": [0.030, 0.032, 0.028]})
+    splits = pd.DataFrame({"split_seed": [0, 1, 2], "mean": [0.030, 0.032, 0.028], "count": 3})
     table = pd.DataFrame({"method": ["mc", "halton"], "s": ["500", "100"], "mean": [0.030, 0.060],
                           "published": [0.035, 0.061]})
     text = qmc._split_finding(splits, table)
     assert "lies in [-0.0050, -0.0010]" in text
+    assert "(sigma and lambda held, 3 feature draws each) on 3 seeded partitions" in text
     assert "gives 0.0280 to 0.0320 (ours: seed 0, 0.0300)" in text
     assert "0.0350, is above that range and -0.0050 from ours" in text
     assert "by up to 0.0040, 80% of that gap" in text
     table.loc[0, "published"] = 0.031
     assert "is inside that range" in qmc._split_finding(splits, table)
     assert "as large as that gap" in qmc._split_finding(splits, table)
+
+
+def _record(run, frames: dict[str, pd.DataFrame], trials: int) -> None:
+    """Synthetic records of a job's run: its frames and a trials.csv marking ``trials`` trials done."""
+    run.mkdir(parents=True)
+    for key, frame in frames.items():
+        frame.to_csv(run / f"{key}.csv", index=False)
+    pd.DataFrame({"trial": range(trials)}).to_csv(run / "trials.csv", index=False)
+
+
+def test_table1_reads_the_ridge_and_split_records_the_campaign_makes(tmp_path):
+    """Table 1 from synthetic records found where the campaign's jobs record: cells, sigma, split study."""
+    jobs_of_campaign = campaign.plan("qmc", "table1").jobs
+    assert jobs_of_campaign == [qmc.table1_overrides(name) for name in qmc.TABLE1_SIZES] + \
+        [qmc.split_overrides(seed) for seed in qmc.SPLIT_SEEDS]
+    setting = pd.DataFrame([{"sigma": 1.1, "lambda": 0.001, "cv_score": 0.03, "median_distance": 0.55, "n": 6554,
+                             "d": 21, "seed": 0, "cv_features": 500, "dataset": "cpu_act_qmc", "trial": 0}])
+    errors = pd.DataFrame([{"s": s, "relative_error": 0.03 + 0.001 * t + (0.002 if q == "mc" else 0), "sequence": q,
+                            "trial": t} for t in range(2) for q in qmc.SEQUENCES for s in (100, 500, 1000)
+                           if t == 0 or q != "halton"])
+    _record(jobs.run_of(qmc.table1_overrides("cpu_act_qmc"), tmp_path), {"errors": errors, "setting": setting}, 2)
+    for seed in qmc.SPLIT_SEEDS[:2]:
+        split = pd.DataFrame({"s": 500, "relative_error": [0.030 + seed * 0.002, 0.031], "trial": [0, 1]})
+        _record(jobs.run_of(qmc.split_overrides(seed), tmp_path), {"errors": split}, 2)
+    table = qmc.table1(tmp_path / "qmc")
+    mc = table[(table["method"] == "mc") & (table["s"].astype(float) == 500)].iloc[0]
+    assert mc["mean"] == pytest.approx(0.0325) and mc["n"] == 2
+    text = (tmp_path / "qmc" / "table1" / "table1.md").read_text()
+    sigma_section = text.split("## sigma and lambda")[1].split("##")[0]
+    assert re.search(r"\|\s+1\.1 \|\s+0\.001 \|\s+0\.03 \|.*\| cpu_act_qmc \|", sigma_section)
+    splits = pd.read_csv(tmp_path / "qmc" / "table1" / "splits.csv")
+    assert splits["mean"].tolist() == pytest.approx([0.0305, 0.0315]) and splits["count"].tolist() == [2, 2]
+    assert "on 2 seeded partitions gives 0.0305 to 0.0315" in text
+
+
+def test_table1_without_records_says_which_target_makes_them(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        qmc.main(["table1", "--results", str(tmp_path)])
+    assert exit_info.value.code == 2
+    assert "run `make qmc-table1` first" in capsys.readouterr().err
