@@ -1,0 +1,29 @@
+"""The QMC campaign's jobs resolve to the committed records: a dry run of every job target finds 0 to run."""
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from rfbench.engine import campaign
+from tests.conftest import REPO
+
+#: The targets whose computations are jobs, and the results folders their records are in.
+JOB_TARGETS = {"fig2": "gram", "fig4": "fig4", "fig5": "fig5", "table1": "table1"}
+
+
+@pytest.mark.slow
+def test_a_dry_run_over_the_committed_records_has_nothing_to_run(tmp_path):
+    for folder in set(JOB_TARGETS.values()):
+        shutil.copytree(REPO / "results" / "qmc" / folder / "runs", tmp_path / "qmc" / folder / "runs")
+    cmd = [sys.executable, "-m", "rfbench.engine.launch", "qmc", "qmc", "--dry-run", "--results", str(tmp_path)]
+    out = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    jobs = len(campaign.plan("qmc", "qmc").jobs)  # Figs 2-5 and Table 1's, each once
+    assert f"campaign qmc qmc: {jobs} job(s), {jobs} complete, 0 to run" in out.stdout + out.stderr
+
+
+def test_every_job_target_sweeps_jobs_and_its_report_step_reads_records():
+    for target in JOB_TARGETS:
+        plan = campaign.plan("qmc", target)
+        assert plan.jobs and plan.steps[-1] == ["report", target]
