@@ -9,25 +9,11 @@ from scipy.special import ndtri
 from rfbench.engine.jobs import trial_seed
 from rfbench.papers.qmc import fig4 as qmc_fig4
 from rfbench.papers.qmc import fig5 as qmc_fig5
-from rfbench.papers.qmc import gram
 from rfbench.papers.qmc import report as qmc
 from rfbench.papers.qmc import table3 as qmc_table3
 from rfbench.qmc.discrepancy import BoxDiscrepancy
 from rfbench.qmc.sequences import unit_points
-
-X = np.random.default_rng(0).random((50, 3))
-
-
-@pytest.fixture
-def toy(monkeypatch):
-    """A dataset config 'toy_config' whose Figure 2 rows are X, sigma fixed at 0.6 (no data, no CV)."""
-    monkeypatch.setitem(qmc.GRAM_DATASETS, "toy", qmc.GramSetting("toy_config", "Toy", None))
-    monkeypatch.setattr(qmc, "gram_rows", lambda setting, seed, data: (X, np.zeros(len(X)), "regression"))
-    monkeypatch.setattr(qmc, "select_sigma", lambda *a, **k: {"sigma": 0.6, "lambda": 0.1, "cv_score": 0.5,
-                                                              "median_distance": 0.4})
-    gram.rows_and_sigma.cache_clear()
-    yield {"name": "toy_config"}
-    gram.rows_and_sigma.cache_clear()
+from tests.papers.qmc.conftest import SIGMA, X
 
 
 def test_discrepancies_measure_the_figure2_frequencies_on_half_the_box(toy):
@@ -36,10 +22,10 @@ def test_discrepancies_measure_the_figure2_frequencies_on_half_the_box(toy):
     assert list(first["sequence"].unique()) == list(qmc.SEQUENCES)
     assert "halton" not in set(later["sequence"]) and set(later["seed"]) == {trial_seed(5, 1)}
     table = later[later["sequence"] == "sobol"].set_index("s")
-    assert list(table.index) == list(qmc.GRAM_SIZES) and set(table["sigma"]) == {0.6}
+    assert list(table.index) == list(qmc.GRAM_SIZES) and set(table["sigma"]) == {SIGMA}
     # the frequencies of the qmc_gram trial of the same seed: the scrambled Sobol' points / sigma
-    W = ndtri(unit_points("sobol", max(qmc.GRAM_SIZES), 3, scramble=True, seed=trial_seed(5, 1))) / 0.6
-    box = BoxDiscrepancy(0.5 * (X.max(axis=0) - X.min(axis=0)), 0.6, normalized=True)
+    W = ndtri(unit_points("sobol", max(qmc.GRAM_SIZES), 3, scramble=True, seed=trial_seed(5, 1))) / SIGMA
+    box = BoxDiscrepancy(0.5 * (X.max(axis=0) - X.min(axis=0)), SIGMA, normalized=True)
     for s in (100, 1000):
         assert table.loc[s, "discrepancy"] == pytest.approx(box.squared(W[:s]), rel=1e-12)
         assert table.loc[s, "expected_mc"] == pytest.approx(box.expected_squared_mc(s), rel=1e-12)

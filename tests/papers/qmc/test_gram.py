@@ -1,29 +1,13 @@
 """QMC Figs 2-3's job: every sequence's prefix errors per trial, deterministic sequences at trial 0 only."""
 import numpy as np
 import pandas as pd
-import pytest
 
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.kernel import make_kernel
 from rfbench.papers.qmc import gram
 from rfbench.papers.qmc import report as qmc
-
-X = np.random.default_rng(0).random((50, 3))
-
-
-@pytest.fixture
-def toy(monkeypatch):
-    """A dataset 'toy' whose rows are X and whose sigma choice is fixed (no data, no CV)."""
-    monkeypatch.setitem(qmc.GRAM_DATASETS, "toy", qmc.GramSetting("toy_config", "Toy", None))
-    monkeypatch.setattr(qmc, "gram_rows", lambda setting, seed, data: (X, np.zeros(len(X)), "regression"))
-    monkeypatch.setattr(qmc, "select_sigma", lambda *a, **k: {"sigma": 0.8, "lambda": 0.1, "cv_score": 0.5,
-                                                              "median_distance": 0.4})
-    gram._setting.cache_clear()
-    gram.rows_and_sigma.cache_clear()
-    yield {"name": "toy_config"}
-    gram._setting.cache_clear()
-    gram.rows_and_sigma.cache_clear()
+from tests.papers.qmc.conftest import X
 
 
 def test_trial_0_has_every_sequence_and_later_trials_the_randomized_ones(toy):
