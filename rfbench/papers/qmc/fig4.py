@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import pearsonr, spearmanr
 
-from rfbench.engine import jobs, records
+from rfbench.engine import records
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.papers.qmc import figures as qmc_figures
@@ -60,9 +60,12 @@ def sequence_discrepancy(X: np.ndarray, sigma: float, sequence: str, seed: int, 
 
 def collect(out: Path) -> pd.DataFrame:
     """Every recorded discrepancy trial, joined with the recorded Frobenius errors where they exist."""
-    frames = [jobs.read(jobs.run_of(["job=qmc_box_discrepancy", f"dataset={qmc.GRAM_DATASETS[name].config}"],
-                                    out.parent), "discrepancy").assign(dataset=name) for name in DATASETS]
-    disc = pd.concat(frames, ignore_index=True)
+    frames = qmc.recorded(out, {name: ["job=qmc_box_discrepancy", f"dataset={qmc.GRAM_DATASETS[name].config}"]
+                                for name in DATASETS}, "discrepancy")
+    if len(frames) < len(DATASETS):
+        raise ValueError(f"Figure 4 has no records of {sorted(set(DATASETS) - set(frames))} under "
+                         f"{out / 'fig4'}; run `make qmc-fig4` first")
+    disc = pd.concat([frame.assign(dataset=name) for name, frame in frames.items()], ignore_index=True)
     try:
         gram_errors = qmc.collect_gram(out)
     except ValueError:
@@ -73,10 +76,7 @@ def collect(out: Path) -> pd.DataFrame:
 
 def fig4(out: Path) -> pd.DataFrame:
     """Figure 4's panels, the summary table and the verdicts on the paper's claims, from the records."""
-    try:
-        table = collect(out)
-    except FileNotFoundError as err:
-        raise ValueError(f"{err}; run `make qmc-fig4` first") from None
+    table = collect(out)
     summary = table.groupby(["dataset", "sequence", "s"]).agg(
         disc_mean=("discrepancy", "mean"), disc_std=("discrepancy", "std"), fro_mean=("fro", "mean"),
         fro_std=("fro", "std"), expected_mc=("expected_mc", "first"), trials=("discrepancy", "size"),

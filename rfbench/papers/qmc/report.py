@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -204,18 +205,34 @@ def _progress(message: str) -> None:
     print(f"[qmc] {time.strftime('%H:%M:%S')} {message}", flush=True)
 
 
+def recorded(out: Path, runs: Mapping[Any, list[str]], key: str) -> dict[Any, pd.DataFrame]:
+    """Frame ``key`` of each job run of ``runs`` (a label -> its job's overrides, as the campaign runs
+    it) below ``out``'s results tree, for the runs that have recorded trials."""
+    found = {}
+    for label, overrides in runs.items():
+        with contextlib.suppress(FileNotFoundError):
+            found[label] = jobs.read(jobs.run_of(overrides, out.parent), key)
+    return found
+
+
+def gram_overrides(name: str) -> list[str]:
+    """The ``qmc_gram`` job of Figures 2-3 on dataset ``name`` (a key of ``GRAM_DATASETS``)."""
+    return ["job=qmc_gram", f"dataset={GRAM_DATASETS[name].config}"]
+
+
 def collect_gram(out: Path) -> pd.DataFrame:
     """Every recorded trial of Figures 2-3 (the ``qmc_gram`` jobs' records under ``<out>/gram/runs``):
     one row per (dataset, sequence, scramble, trial, s)."""
-    frames = []
-    for name, setting in GRAM_DATASETS.items():
-        run = jobs.run_of(["job=qmc_gram", f"dataset={setting.config}"], out.parent)
-        with contextlib.suppress(FileNotFoundError):
-            frames.append(jobs.read(run, "errors").assign(dataset=name))
+    frames = recorded(out, {name: gram_overrides(name) for name in GRAM_DATASETS}, "errors")
     if not frames:
         raise ValueError(f"no trials under {out / 'gram'}; run `make qmc-fig2` first")
-    return pd.concat(frames, ignore_index=True)
+    return pd.concat([frame.assign(dataset=name) for name, frame in frames.items()], ignore_index=True)
 
+
+def settings(frames: Mapping[Any, pd.DataFrame]) -> pd.DataFrame:
+    """The sigma choice recorded by each job run's ``setting`` frame (the same at every trial: trial 0's)."""
+    return pd.concat([frame.query("trial == 0").drop(columns="trial") for frame in frames.values()],
+                     ignore_index=True)
 
 
 # --- Figures 2 and 3 -------------------------------------------------------------------
@@ -308,11 +325,10 @@ def _wide(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def _settings_sections(out: Path) -> list[tuple[str, pd.DataFrame]]:
-    files = sorted((out / "sigma").glob("*.csv"))
-    if not files:
+    frames = recorded(out, {name: gram_overrides(name) for name in GRAM_DATASETS}, "setting")
+    if not frames:
         return []
-    table = pd.concat([pd.read_csv(p).assign(dataset=p.stem) for p in files], ignore_index=True)
-    return [("sigma and lambda (5-fold CV of ridge on MC features, then held for every sequence)", table)]
+    return [("sigma and lambda (5-fold CV of ridge on MC features, then held for every sequence)", settings(frames))]
 
 
 def _claims(source: str, checks: dict) -> pd.DataFrame:
@@ -390,30 +406,23 @@ def split_overrides(split_seed: int) -> list[str]:
 def collect_table1(out: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every recorded trial of Table 1 (the ``qmc_ridge`` jobs' records under ``<out>/table1/runs``):
     one row per (dataset config, sequence, trial, s); and the sigma choice of each dataset config."""
-    errors, settings = [], []
-    for name in TABLE1_SIZES:
-        run = jobs.run_of(table1_overrides(name), out.parent)
-        with contextlib.suppress(FileNotFoundError):
-            errors.append(jobs.read(run, "errors").assign(config=name))
-            settings.append(jobs.read(run, "setting").query("trial == 0").drop(columns="trial"))
+    runs = {name: table1_overrides(name) for name in TABLE1_SIZES}
+    errors = recorded(out, runs, "errors")
     if not errors:
         raise ValueError(f"no trials under {out / 'table1'}; run `make qmc-table1` first")
-    return pd.concat(errors, ignore_index=True), pd.concat(settings, ignore_index=True)
+    return (pd.concat([frame.assign(config=name) for name, frame in errors.items()], ignore_index=True),
+            settings(recorded(out, runs, "setting")))
 
 
 def split_sensitivity(out: Path) -> pd.DataFrame:
     """MC's Table 1 error at s = ``SPLIT_S`` on other seeded partitions of cpu (same sizes, sigma and
     lambda held), from the ``qmc_ridge_splits`` records: mean, sd and count per partition seed;
     empty when none is recorded."""
-    runs = []
-    for split_seed in SPLIT_SEEDS:
-        with contextlib.suppress(FileNotFoundError):
-            runs.append(jobs.read(jobs.run_of(split_overrides(split_seed), out.parent), "errors")
-                        .assign(split_seed=split_seed))
+    runs = recorded(out, {seed: split_overrides(seed) for seed in SPLIT_SEEDS}, "errors")
     if not runs:
         return pd.DataFrame()
-    stats = pd.concat(runs, ignore_index=True).groupby("split_seed")["relative_error"].agg(["mean", "std", "count"])
-    return stats.reset_index()
+    errors = pd.concat([frame.assign(split_seed=seed) for seed, frame in runs.items()], ignore_index=True)
+    return errors.groupby("split_seed")["relative_error"].agg(["mean", "std", "count"]).reset_index()
 
 
 def _split_finding(splits: pd.DataFrame, table: pd.DataFrame) -> str:
