@@ -5,7 +5,8 @@ A paper's own computation (a simulation, a curve, a learnt sequence) is a functi
     compute(trial: int, seed: int, **params) -> dict[str, pandas.DataFrame]
 
 named by a ``job`` config (``configs/job/<name>.yaml``, ``job._target_``; ``job.data: true`` passes the
-composed ``dataset`` node as ``data``).  ``rfbench job=<name>``
+composed ``dataset`` node as ``data``; a ``compute.check_params(**params)`` attribute, if any, rejects
+bad values with a ValueError before any work, as a component's ``check_params`` does).  ``rfbench job=<name>``
 runs it like a runner trial: its run id hashes ``job`` and ``experiment.seed`` only (the dataset,
 kernel, feature map and model groups play no part), each trial ``t`` is called with
 ``seed=experiment.seed`` and ``trial=t`` (a job draws trial t's randomness from :func:`trial_seed`,
@@ -61,6 +62,11 @@ def function(cfg: Mapping[str, Any]) -> Callable[..., dict[str, pd.DataFrame]]:
     unknown = sorted(set(params(cfg)) - accepted)
     if unknown:
         raise ConfigError(f"{owner}: unknown parameter(s) {unknown}; {target} takes {sorted(accepted)}")
+    if hasattr(fn, "check_params"):  # the function's own check of its values, before any work
+        try:
+            fn.check_params(**{k: v for k, v in params(cfg).items() if k != "data"})
+        except ValueError as err:
+            raise ConfigError(f"{owner}: {err}") from None
     return fn
 
 

@@ -39,10 +39,21 @@ def discrepancies(trial: int, seed: int, data: dict, sizes: Sequence[int], box: 
     """Trial ``trial`` of Figure 4 on the dataset ``data``: ``discrepancy``, one row per sequence and s
     (scrambled Halton, deterministic, at trial 0 only); ``box`` is the fraction of the bounding box
     (the paper's b/2: 0.5)."""
+    check_params(sizes, box)
     X, choice = gram.rows_and_sigma(json.dumps(data, sort_keys=True), seed)
     frames = [sequence_discrepancy(X, choice["sigma"], sequence, trial_seed(seed, trial), sizes, box)
               for sequence in qmc.SEQUENCES if trial == 0 or sequence != "halton"]
     return {"discrepancy": pd.concat(frames, ignore_index=True)}
+
+
+def check_params(sizes: Sequence[int], box: float) -> None:
+    """ValueError naming a bad value: sizes positive integers, box a positive fraction of the bounding box."""
+    qmc.check_sizes(sizes)
+    if not box > 0:
+        raise ValueError(f"job.box={box}: give a positive fraction of the bounding box (the paper's b/2: 0.5)")
+
+
+discrepancies.check_params = check_params
 
 
 def sequence_discrepancy(X: np.ndarray, sigma: float, sequence: str, seed: int, sizes: Sequence[int],

@@ -135,6 +135,12 @@ def gram_rows(setting: GramSetting, seed: int = 0, mirror: str | None = None, da
     return X, y, data.task
 
 
+def check_sizes(sizes: Sequence[int]) -> None:
+    """ValueError unless ``sizes`` (a job's prefix sizes s) are one or more positive integers."""
+    if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in sizes):
+        raise ValueError(f"job.sizes={list(sizes)}: give one or more positive integers s")
+
+
 def median_distance(X: np.ndarray, seed: int = 0, n: int = 1000) -> float:
     """Median Euclidean distance between distinct rows of a random ``n`` of X."""
     rows = X[np.random.default_rng(seed).permutation(len(X))[:n]]

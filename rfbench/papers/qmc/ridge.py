@@ -31,9 +31,7 @@ def cells(trial: int, seed: int, data: dict, sizes: Sequence[int], sequences: Se
           sigma_split_seed: int | None = None) -> dict[str, pd.DataFrame]:
     """Trial ``trial`` of Table 1 on the dataset ``data``: ``errors`` (one row per sequence and s)
     and ``setting`` (the sigma and lambda choice, the same at every trial)."""
-    unknown = sorted(set(sequences) - set(qmc.SEQUENCES))
-    if unknown:
-        raise ValueError(f"job.sequences {unknown} unknown; choose among {list(qmc.SEQUENCES)}")
+    check_params(sizes, sequences, sigma_split_seed)
     on = copy.deepcopy(data)
     if sigma_split_seed is not None:
         on["split"]["seed"] = sigma_split_seed
@@ -42,6 +40,17 @@ def cells(trial: int, seed: int, data: dict, sizes: Sequence[int], sequences: Se
     frames = [sequence_errors(dataset, choice["sigma"], choice["lambda"], sequence, trial_seed(seed, trial), sizes)
               for sequence in sequences if trial == 0 or sequence != "halton"]
     return {"errors": pd.concat(frames, ignore_index=True), "setting": pd.DataFrame([choice])}
+
+
+def check_params(sizes: Sequence[int], sequences: Sequence[str], sigma_split_seed: int | None = None) -> None:
+    """ValueError naming a bad value: sequences among ``qmc.SEQUENCES``, sizes positive integers."""
+    unknown = sorted(set(sequences) - set(qmc.SEQUENCES))
+    if unknown or not sequences:
+        raise ValueError(f"job.sequences={list(sequences)}: choose one or more of {list(qmc.SEQUENCES)}")
+    qmc.check_sizes(sizes)
+
+
+cells.check_params = check_params
 
 
 def sequence_errors(data, sigma: float, lam: float, sequence: str, seed: int, sizes: Sequence[int]) -> pd.DataFrame:

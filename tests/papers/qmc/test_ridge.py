@@ -1,4 +1,7 @@
 """QMC Table 1's job: ridge on every prefix of every sequence, Halton at trial 0 only, sigma held."""
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -8,6 +11,7 @@ from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.papers.qmc import report as qmc
 from rfbench.papers.qmc import ridge
+from tests.conftest import REPO
 
 
 def _toy(split_seed: int) -> Dataset:
@@ -71,5 +75,16 @@ def test_the_split_study_holds_the_sigma_of_partition_0_and_scores_its_own_parti
 
 
 def test_an_unknown_sequence_is_refused_naming_the_valid_ones(toy):
-    with pytest.raises(ValueError, match=r"job.sequences \['qmc'\] unknown; choose among \['halton'"):
+    with pytest.raises(ValueError, match=r"job.sequences=\['mc', 'qmc'\]: choose one or more of \['halton'"):
         ridge.cells(trial=0, seed=0, data=toy, sizes=[3], sequences=["mc", "qmc"])
+
+
+@pytest.mark.parametrize(("override", "message"), [
+    ("job.sequences=[qmc]", "job=qmc_ridge: job.sequences=['qmc']: choose one or more of ['halton', 'sobol'"),
+    ("job.sizes=[0,10]", "job=qmc_ridge: job.sizes=[0, 10]: give one or more positive integers s"),
+])
+def test_the_command_line_refuses_bad_values_before_any_work(override, message, tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "rfbench", "job=qmc_ridge", "dataset=cpu_act_qmc", override,
+                           f"experiment.results_dir={tmp_path}"], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+    assert not any(tmp_path.iterdir())
