@@ -28,6 +28,7 @@ from threadpoolctl import threadpool_limits
 
 from rfbench.dataset import Dataset, load_dataset
 from rfbench.engine import atomic, components, interrupt, jobs, records
+from rfbench.engine.memory import peak_mib
 from rfbench.engine import config as config_
 from rfbench.engine.progress import TrialProgress, trial_progress
 from rfbench.kernel import Kernel
@@ -169,7 +170,7 @@ def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int,
     if data.task == "classification":
         row["n_classes"] = data.n_classes
     start = time.perf_counter()
-    with components.reported_as("feature_map", cfg):  # what needs the data, e.g. GCWS and an all-zero row
+    with components.reported_as("feature_map", cfg), peak_mib(row, "memory_fit"):  # e.g. GCWS and an all-zero row
         fmap.fit(data.X_train)
     row["time_fit"] = time.perf_counter() - start
     m = getattr(fmap, "n_components", data.d)
@@ -213,10 +214,10 @@ def _fit_model(cfg: dict, data: Dataset, fmap, model) -> dict[str, Any]:
     A model selecting on the test set (``selection=test_grid``) gets the test features in ``fit``.
     """
     chunk = cfg["experiment"]["chunk_rows"]
-    start = time.perf_counter()
-    with components.reported_as("feature_map", cfg):
+    start, memory = time.perf_counter(), {}
+    with components.reported_as("feature_map", cfg), peak_mib(memory, "memory_transform"):
         Z = fmap.transform(data.X_train)
-    row: dict[str, Any] = {"n_features": Z.shape[1], "time_transform": time.perf_counter() - start}
+    row: dict[str, Any] = {"n_features": Z.shape[1], "time_transform": time.perf_counter() - start, **memory}
     on_test = model.get_params().get("selection") == "test_grid"
     with components.reported_as("feature_map", cfg):
         Z_test = _transform(fmap, data.X_test, chunk) if on_test else None
