@@ -26,6 +26,6 @@ from .qmc import QMCFourierFeatures
 from .rff import GaussianRFF
 from .sorf import StructuredOrthogonalRFF
 
-__all__ = ["DEFAULT_BLOCK_SIZE", "GCWS", "NRFF", "AsKRFF", "CauchyRFF", "Fastfood", "FeatureMap", "GaussianRFF", "IdentityMap",
-           "NystroemMap", "OrthogonalRFF", "QMCFourierFeatures", "RandomBinning", "StructuredOrthogonalRFF",
-           "scaled_cos_sin_rows", "trig_threads"]
+__all__ = ["DEFAULT_BLOCK_SIZE", "GCWS", "NRFF", "AsKRFF", "CauchyRFF", "Fastfood", "FeatureMap", "GaussianRFF",
+           "IdentityMap", "NystroemMap", "OrthogonalRFF", "QMCFourierFeatures", "RandomBinning",
+           "StructuredOrthogonalRFF", "scaled_cos_sin_rows", "trig_threads"]
