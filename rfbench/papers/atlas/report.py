@@ -7,8 +7,8 @@ the bandwidth job's records below ``<results>/atlas/bandwidth/`` and writes ``<r
 
 - ``points.csv``: one row per kernel, dataset, map and width: columns (mean), the relative Gram
   errors (Frobenius, spectral) and the test score (mean, sd, trials), the training set's transform
-  time (median over trials: a process's first trial also compiles numba's kernels), the map's
-  sampling time and the peak traced memory of the transform (means);
+  time and the peak traced memory of the transform (medians over trials: a process's first trial
+  also compiles numba's kernels, slowly under ``tracemalloc``), the map's sampling time (mean);
 - ``budget.csv``: which map for which budget (:func:`budget_table`), read from ``points.csv``;
 - ``error_vs_width_<kernel>.png``, ``pareto_<kernel>.png`` (error against transform time, each
   dataset's Pareto front drawn), ``score_vs_width_<kernel>.png``;
@@ -109,7 +109,7 @@ def point_table(trials: pd.DataFrame) -> pd.DataFrame:
     metrics = [m for m in ("gram_error", "gram_error_spectral", *SCORES) if m in trials]
     agg = {"width": ("width", "mean"), "n_features": ("n_features", "mean"), "trials": ("trial", "count"),
            "time_transform": ("time_transform", "median"), "time_fit": ("time_fit", "mean"),
-           "memory_transform": ("memory_transform", "mean")}
+           "memory_transform": ("memory_transform", "median")}
     agg = {name: spec for name, spec in agg.items() if spec[0] in trials}
     for metric in metrics:
         agg |= {f"{metric}_{stat}": (metric, stat) for stat in ("mean", "std", "count")}
