@@ -28,10 +28,10 @@ ARGS     ?=
 RESULTS  ?= results
 LAUNCHER ?= joblib
 PAPERS   := askrff li qmc rr tutorial
-CAMPAIGNS := $(PAPERS) example
+CAMPAIGNS := $(PAPERS) atlas example
 CAMPAIGN  = $(BIN)/rfbench-campaign --results $(RESULTS) --launcher $(LAUNCHER)
 
-.PHONY: help install run test lint bench sweep report all clean-results $(PAPERS)
+.PHONY: help install run test lint bench sweep report all atlas clean-results $(PAPERS)
 
 help:  ## this list
 	@echo "make <target> [RESULTS=dir] [LAUNCHER=joblib|basic|ray|ray_cluster|slurm] [ARGS='overrides']"
@@ -69,6 +69,9 @@ report: $(STAMP)  ## results/REPORT.md: every paper beside its published values,
 	$(BIN)/python -m rfbench.report.project --results $(RESULTS)
 
 all: $(PAPERS) report  ## every paper's campaign, then the project report
+
+atlas: $(STAMP)  ## every random feature map on six datasets: error, accuracy, time, memory -> results/atlas/
+	$(CAMPAIGN) atlas atlas $(if $(ARGS),-- $(ARGS))
 
 $(PAPERS): $(STAMP)
 	$(CAMPAIGN) $@ $@ $(if $(ARGS),-- $(ARGS))

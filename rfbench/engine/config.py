@@ -34,6 +34,7 @@ CONFIG_DIR = locations.CONFIG_DIR
 EXECUTION_KEYS = (
     "experiment.name", "experiment.trials", "experiment.results_dir", "experiment.force",
     "experiment.blas_threads", "experiment.chunk_rows", "experiment.gram_block", "classifier.n_jobs",
+    "experiment.time_transform",
 )
 
 #: Prose recorded with a run (its config.yaml, a column of its rows) that says how it departs from a

@@ -29,6 +29,7 @@ from threadpoolctl import threadpool_limits
 from rfbench.dataset import Dataset, load_dataset
 from rfbench.engine import atomic, components, interrupt, jobs, records
 from rfbench.engine import config as config_
+from rfbench.engine.memory import peak_mib
 from rfbench.engine.progress import TrialProgress, trial_progress
 from rfbench.kernel import Kernel
 from rfbench.metrics import relative_gram_errors, test_scores
@@ -169,7 +170,7 @@ def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int,
     if data.task == "classification":
         row["n_classes"] = data.n_classes
     start = time.perf_counter()
-    with components.reported_as("feature_map", cfg):  # what needs the data, e.g. GCWS and an all-zero row
+    with components.reported_as("feature_map", cfg), peak_mib(row, "memory_fit"):  # e.g. GCWS and an all-zero row
         fmap.fit(data.X_train)
     row["time_fit"] = time.perf_counter() - start
     m = getattr(fmap, "n_components", data.d)
@@ -185,6 +186,8 @@ def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int,
         grid = model.grid_scores_
         if model.selected_on_test_:
             deviations.append(TEST_GRID_DEVIATION)
+    elif exp.get("time_transform"):  # no model, but the map's cost on the training set is asked for
+        row.update(_train_features(cfg, data, fmap)[1])
     row["deviations"] = "; ".join(deviations)
     return row, grid
 
@@ -213,10 +216,7 @@ def _fit_model(cfg: dict, data: Dataset, fmap, model) -> dict[str, Any]:
     A model selecting on the test set (``selection=test_grid``) gets the test features in ``fit``.
     """
     chunk = cfg["experiment"]["chunk_rows"]
-    start = time.perf_counter()
-    with components.reported_as("feature_map", cfg):
-        Z = fmap.transform(data.X_train)
-    row: dict[str, Any] = {"n_features": Z.shape[1], "time_transform": time.perf_counter() - start}
+    Z, row = _train_features(cfg, data, fmap)
     on_test = model.get_params().get("selection") == "test_grid"
     with components.reported_as("feature_map", cfg):
         Z_test = _transform(fmap, data.X_test, chunk) if on_test else None
@@ -236,6 +236,14 @@ def _fit_model(cfg: dict, data: Dataset, fmap, model) -> dict[str, Any]:
     row.update(model.best_params_)
     row[f"cv_{model.score_name}"] = model.cv_score_
     return row
+
+
+def _train_features(cfg: dict, data: Dataset, fmap) -> tuple[Any, dict[str, Any]]:
+    """The training set's features, with their width, wall time and peak traced memory."""
+    start, row = time.perf_counter(), {}
+    with components.reported_as("feature_map", cfg), peak_mib(row, "memory_transform"):
+        Z = fmap.transform(data.X_train)
+    return Z, {"n_features": Z.shape[1], "time_transform": time.perf_counter() - start, **row}
 
 
 def _transform(fmap, X: np.ndarray, chunk: int):

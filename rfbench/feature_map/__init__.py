@@ -1,5 +1,5 @@
 """Explicit feature maps: Gaussian RFF, AsK-RFF, QMC Fourier features, NRFF, GCWS, random binning,
-the identity baseline, and the standard baselines ORF, SORF, Fastfood and Nystroem.
+the identity baseline, Cauchy RFF of the Laplacian kernel, and the standard baselines ORF, SORF, Fastfood and Nystroem.
 
 Every map is a scikit-learn style transformer with ``fit``/``transform`` and a
 ``gram_blocks`` method yielding low-rank factors of its approximate Gram
@@ -15,6 +15,7 @@ from ._sincos import scaled_cos_sin_rows
 from ._trig import trig_threads
 from .askrff import AsKRFF
 from .binning import RandomBinning
+from .cauchy_rff import CauchyRFF
 from .fastfood import Fastfood
 from .gcws import GCWS
 from .identity import IdentityMap
@@ -25,6 +26,6 @@ from .qmc import QMCFourierFeatures
 from .rff import GaussianRFF
 from .sorf import StructuredOrthogonalRFF
 
-__all__ = ["DEFAULT_BLOCK_SIZE", "GCWS", "NRFF", "AsKRFF", "Fastfood", "FeatureMap", "GaussianRFF", "IdentityMap",
-           "NystroemMap", "OrthogonalRFF", "QMCFourierFeatures", "RandomBinning", "StructuredOrthogonalRFF",
-           "scaled_cos_sin_rows", "trig_threads"]
+__all__ = ["DEFAULT_BLOCK_SIZE", "GCWS", "NRFF", "AsKRFF", "CauchyRFF", "Fastfood", "FeatureMap", "GaussianRFF",
+           "IdentityMap", "NystroemMap", "OrthogonalRFF", "QMCFourierFeatures", "RandomBinning",
+           "StructuredOrthogonalRFF", "scaled_cos_sin_rows", "trig_threads"]

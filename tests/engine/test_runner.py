@@ -77,3 +77,15 @@ def test_the_config_is_written_once_when_the_run_starts(tmp_path):
     assert recorded.read_text() == before and "blas_threads: 1" in before
     trials = runner.run(compose_cfg(tmp_path, "experiment.trials=2", "experiment.blas_threads=2"))  # a trial to do
     assert recorded.read_text() == before and list(trials["trial"]) == [0, 1]
+
+
+def test_without_a_model_time_transform_still_times_the_training_features(tmp_path):
+    """experiment.time_transform: the map's cost on the training set (spambase: 2,760 rows x 228
+    float32 columns = 2.4 MiB, its peak traced memory at least that) with classifier=none, and the
+    same run id as without it (an execution setting)."""
+    plain = runner.run(compose_cfg(tmp_path / "a", "experiment.trials=1"))
+    timed = runner.run(compose_cfg(tmp_path / "b", "experiment.trials=1", "experiment.time_transform=true"))
+    assert "time_transform" not in plain and plain["run_id"].item() == timed["run_id"].item()
+    row = timed.iloc[0]
+    assert row["n_features"] == 228 and row["time_transform"] > 0 and row["memory_fit"] >= 0
+    assert 2760 * 228 * 4 / 2**20 <= row["memory_transform"] < 100

@@ -11,6 +11,7 @@ from rfbench.feature_map import (
     GCWS,
     NRFF,
     AsKRFF,
+    CauchyRFF,
     Fastfood,
     GaussianRFF,
     IdentityMap,
@@ -45,6 +46,7 @@ MAPS = [
     RandomBinning(n_components=8),
     toy_maps.RandomBinning(n_bins=50),  # sparse input and output, the FeatureMap defaults
     OrthogonalRFF(n_components=10),
+    CauchyRFF(n_components=10),
     StructuredOrthogonalRFF(n_components=10),
     Fastfood(n_components=10, dtype="float64"),
     NystroemMap(n_components=5),

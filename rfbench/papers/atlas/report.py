@@ -1,0 +1,243 @@
+"""The atlas's report, from the records alone: every map's error, accuracy, time and memory.
+
+    python -m rfbench.papers.atlas.report [--results results]
+
+reads the runs below ``<results>/atlas/runs/`` (``make atlas``, ``configs/campaign/atlas.yaml``) and
+the bandwidth job's records below ``<results>/atlas/bandwidth/`` and writes ``<results>/atlas/``:
+
+- ``points.csv``: one row per kernel, dataset, map and width: columns (mean), the relative Gram
+  errors (Frobenius, spectral) and the test score (mean, sd, trials), the training set's transform
+  time and the peak traced memory of the transform (medians over trials: a process's first trial
+  also compiles numba's kernels, slowly under ``tracemalloc``), the map's sampling time (mean);
+- ``budget.csv``: which map for which budget (:func:`budget_table`), read from ``points.csv``;
+- ``error_vs_width_<kernel>.png``, ``pareto_<kernel>.png`` (error against transform time, each
+  dataset's Pareto front drawn), ``score_vs_width_<kernel>.png``;
+- ``atlas.md``: the bandwidths, the budget tables and the figures.
+
+Verdict-free: no paper publishes these numbers.  A run whose kernel bandwidth is not the one its
+dataset's bandwidth record chose is refused (the campaign pins the sigmas; this keeps them honest).
+"""
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from rfbench.engine import jobs, records  # noqa: E402
+from rfbench.report import plotting, render  # noqa: E402
+
+#: The test score of each task, and whether lower is better.
+SCORES = {"test_accuracy": False, "test_relative_error": True}
+#: Width budgets: at most 2^k d real columns.
+WIDTH_BUDGETS = tuple(2**k for k in range(1, 7))
+#: Time budgets: at most this many seconds to transform the training set.
+TIME_BUDGETS = (0.01, 0.1, 1.0, 10.0)
+#: What tells a point apart (config columns; absent ones are ignored).
+MAP_KEYS = ["feature_map.name", "feature_map.variant", "feature_map.sequence", "feature_map.landmarks"]
+POINT_KEYS = ["kernel.name", "dataset.name", "map", "feature_map.m_over_d", "feature_map.n_components"]
+#: A map's name in the atlas: its option, and the option value that makes it another map.
+VARIANT_NAMES = {"cos_offset_2m": "rff cos+b"}
+
+
+def render_atlas(results: Path) -> Path:
+    """Write the atlas's tables, figures and Markdown under ``<results>/atlas`` from its records."""
+    out = results / "atlas"
+    bandwidths = read_bandwidths(out / "bandwidth")
+    trials = read_trials(out)
+    check_bandwidths(trials, bandwidths)
+    points = point_table(trials)
+    records.write_csv(out / "points.csv", points)
+    budget = budget_table(points)
+    records.write_csv(out / "budget.csv", budget)
+    figures = [fig for kernel, sub in points.groupby("kernel") for fig in _figures(sub, kernel, out)]
+    records.write_atomic(out / "atlas.md", _markdown(bandwidths, budget, points, figures))
+    return out
+
+
+def read_bandwidths(root: Path) -> pd.DataFrame:
+    """The chosen sigma of each dataset and kernel from the bandwidth job's runs below ``root``."""
+    runs = sorted(p.parent for p in root.glob("runs/*/trials.csv"))
+    if not runs:
+        raise records.RecordError(f"no bandwidth record below {root}: run `rfbench-campaign atlas bandwidth` first")
+    frame = pd.concat([jobs.read(run, "bandwidth") for run in runs], ignore_index=True)
+    return frame[frame["chosen"].astype(bool)].drop(columns=["chosen", "trial"]).reset_index(drop=True)
+
+
+def read_trials(atlas: Path) -> pd.DataFrame:
+    """Every trial of the runs in ``atlas/runs`` (not the bandwidth job's), with ``map`` (the atlas's
+    name of its map) and ``width`` (columns / d)."""
+    trials = records.collect(atlas)
+    trials = trials[trials["run_id"].map(lambda run: (atlas / "runs" / str(run)).is_dir())].copy()
+    trials["map"] = [map_name(row) for _, row in trials.iterrows()]
+    trials["width"] = trials["n_features"] / trials["d"]
+    return trials
+
+
+def map_name(row: pd.Series) -> str:
+    """``rff``, ``rff cos+b``, ``qmc halton``, ``nystroem kmeans``, ...: the map and what makes it another."""
+    name = str(row["feature_map.name"])
+    variant = row.get("feature_map.variant")
+    if isinstance(variant, str) and variant in VARIANT_NAMES:
+        return VARIANT_NAMES[variant]
+    extra = [row.get(k) for k in ("feature_map.sequence", "feature_map.landmarks")]
+    return " ".join([name, *(str(v) for v in extra if isinstance(v, str))])
+
+
+def check_bandwidths(trials: pd.DataFrame, bandwidths: pd.DataFrame) -> None:
+    """Raise ValueError naming every run whose ``kernel.sigma`` is not its dataset's recorded choice."""
+    chosen = {(r.dataset, r.kernel): r.sigma for r in bandwidths.itertuples()}
+    runs = trials.groupby("run_id").first()
+    bad = [f"{run} ({r['dataset.name']}, {r['kernel.name']}: sigma {r['kernel.sigma']!r}, recorded "
+           f"{chosen.get((r['dataset.name'], r['kernel.name']), 'none')!r})" for run, r in runs.iterrows()
+           if not np.isclose(r["kernel.sigma"], chosen.get((r["dataset.name"], r["kernel.name"]), np.nan),
+                             rtol=1e-12, atol=0)]
+    if bad:
+        raise ValueError("runs not at their dataset's recorded bandwidth (configs/campaign/atlas.yaml pins "
+                         f"results/atlas/bandwidth's choice): {'; '.join(bad)}")
+
+
+def point_table(trials: pd.DataFrame) -> pd.DataFrame:
+    """One row per kernel, dataset, map and width: the means, spreads and counts the report shows."""
+    keys = [k for k in POINT_KEYS if k in trials]
+    metrics = [m for m in ("gram_error", "gram_error_spectral", *SCORES) if m in trials]
+    agg = {"width": ("width", "mean"), "n_features": ("n_features", "mean"), "trials": ("trial", "count"),
+           "time_transform": ("time_transform", "median"), "time_fit": ("time_fit", "mean"),
+           "memory_transform": ("memory_transform", "median")}
+    agg = {name: spec for name, spec in agg.items() if spec[0] in trials}
+    for metric in metrics:
+        agg |= {f"{metric}_{stat}": (metric, stat) for stat in ("mean", "std", "count")}
+    table = trials.groupby(keys, dropna=False).agg(**agg).reset_index()
+    table = table.rename(columns={"kernel.name": "kernel", "dataset.name": "dataset"})
+    return table.drop(columns=[k for k in keys if k.startswith("feature_map.")]).sort_values(
+        ["kernel", "dataset", "map", "width"], ignore_index=True)
+
+
+def budget_table(points: pd.DataFrame) -> pd.DataFrame:
+    """Which map for which budget, per kernel and dataset.
+
+    For each width budget (at most 2^k d columns) and time budget (transform at most T seconds),
+    each map's best point within it (lowest mean Frobenius Gram error; for the test score, the best
+    mean) competes: the best map wins if every other map's mean is further from it than the sum of
+    their standard deviations over trials (the 1-sd bars do not overlap), else it is a tie of those
+    within that reach.  A budget no point meets says "none".
+    """
+    rows = []
+    for (kernel, dataset), sub in points.groupby(["kernel", "dataset"]):
+        for metric in ("gram_error", *SCORES):
+            if f"{metric}_mean" not in sub or sub[f"{metric}_mean"].isna().all():
+                continue
+            lower = SCORES.get(metric, True)
+            budgets = [("width", f"<= {b} d columns", sub["width"] <= b * (1 + 1e-9)) for b in WIDTH_BUDGETS]
+            if metric == "gram_error" and "time_transform" in sub:
+                budgets += [("time", f"<= {t:g} s transform", sub["time_transform"] <= t) for t in TIME_BUDGETS]
+            for kind, budget, within in budgets:
+                rows.append({"kernel": kernel, "dataset": dataset, "metric": metric, "budget_kind": kind,
+                             "budget": budget, **best_within(sub[within], metric, lower)})
+    return pd.DataFrame(rows)
+
+
+def best_within(points: pd.DataFrame, metric: str, lower_is_better: bool) -> dict[str, object]:
+    """The winning map among ``points`` by ``metric`` (or a tie), its point's mean and sd, and the runner-up."""
+    points = points.dropna(subset=[f"{metric}_mean"])
+    if points.empty:
+        return {"choice": "none", "mean": np.nan, "std": np.nan, "runner_up": "", "gap": np.nan}
+    sign = 1.0 if lower_is_better else -1.0
+    order = points.assign(_key=sign * points[f"{metric}_mean"]).sort_values(["_key", "width"], kind="stable")
+    best_per_map = order.drop_duplicates("map")  # each map's best point within the budget
+    top, rest = best_per_map.iloc[0], best_per_map.iloc[1:]
+    sd = best_per_map[f"{metric}_std"].fillna(0.0)
+    reach = (best_per_map["_key"] - top["_key"]) <= sd.iloc[0] + sd
+    tied = best_per_map["map"][reach].tolist()
+    choice = tied[0] if len(tied) == 1 else "tie: " + ", ".join(tied)
+    return {"choice": choice, "mean": top[f"{metric}_mean"], "std": top[f"{metric}_std"],
+            "runner_up": rest["map"].iloc[0] if len(rest) else "",
+            "gap": abs(rest[f"{metric}_mean"].iloc[0] - top[f"{metric}_mean"]) if len(rest) else np.nan}
+
+
+def _figures(points: pd.DataFrame, kernel: str, out: Path) -> list[Path]:
+    """Error and score against width, and error against transform time with the Pareto fronts."""
+    figures = [_panels(points, "width", ["gram_error", "gram_error_spectral"], out / f"error_vs_width_{kernel}.png"),
+               _panels(points, "time_transform", ["gram_error"], out / f"pareto_{kernel}.png", pareto=True)]
+    scores = [s for s in SCORES if f"{s}_mean" in points and points[f"{s}_mean"].notna().any()]
+    if scores:
+        figures.append(_panels(points, "width", scores, out / f"score_vs_width_{kernel}.png"))
+    return figures
+
+
+def _panels(points: pd.DataFrame, x: str, metrics: Sequence[str], path: Path, *, pareto: bool = False) -> Path:
+    """One panel per dataset (columns) and metric (rows): each map's mean +- 1 sd against ``x`` (log axes)."""
+    datasets, maps = sorted(points["dataset"].unique()), sorted(points["map"].unique())
+    colors = {m: f"C{i % 10}" for i, m in enumerate(maps)}
+    markers = dict(zip(maps, "osD^v<>ph*Xd"))
+    fig, axes = plt.subplots(len(metrics), len(datasets), figsize=(max(3.6 * len(datasets), 7.5), 3.3 * len(metrics)),
+                             squeeze=False)
+    for row, metric in zip(axes, metrics):
+        for ax, dataset in zip(row, datasets):
+            sub = points[(points["dataset"] == dataset) & points[f"{metric}_mean"].notna()]
+            for name, curve in sub.groupby("map"):
+                curve = curve.sort_values(x)
+                ax.errorbar(curve[x], curve[f"{metric}_mean"], yerr=curve[f"{metric}_std"].fillna(0),
+                            color=colors[name], marker=markers[name], ms=3, capsize=2, lw=0.8,
+                            ls=":" if pareto else "-")
+            if pareto and len(sub):
+                front = pareto_front(sub, x, f"{metric}_mean")
+                ax.step(front[x], front[f"{metric}_mean"], where="post", color="k", lw=1.2)
+            ax.set_xscale("log", base=10 if pareto else 2)  # widths are powers of 2 (times d)
+            ax.set(yscale="log" if metric.startswith("gram") else "linear", title=dataset,
+                   xlabel="transform time of the training set (s, median)" if pareto else "columns / d",
+                   ylabel=_LABELS.get(metric, metric))
+            ax.grid(alpha=0.3)
+    handles = [plt.Line2D([], [], color=colors[m], marker=markers[m], ms=4) for m in maps]
+    fig.legend(handles, maps, loc="lower center", ncol=min(len(maps), 6), fontsize=8, bbox_to_anchor=(0.5, 0.03))
+    note = "black: the Pareto front over all maps; " if pareto else ""
+    fig.text(0.5, 0.005, f"{note}bars: mean ± 1 sd over trials (trials per point in points.csv)", ha="center",
+             fontsize=8)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    return plotting.save(fig, path)
+
+
+_LABELS = {"gram_error": r"$\|K-\tilde K\|_F / \|K\|_F$", "gram_error_spectral": r"$\|K-\tilde K\|_2 / \|K\|_2$",
+           "test_accuracy": "test accuracy", "test_relative_error": "test relative error"}
+
+
+def pareto_front(points: pd.DataFrame, x: str, y: str) -> pd.DataFrame:
+    """The points no other point beats in both ``x`` and ``y`` (lower is better in both), by ``x``."""
+    ordered = points.sort_values([x, y])
+    keep = ordered[y] < ordered[y].cummin().shift(fill_value=np.inf)
+    return ordered[keep.to_numpy()]
+
+
+def _markdown(bandwidths: pd.DataFrame, budget: pd.DataFrame, points: pd.DataFrame, figures: list[Path]) -> str:
+    shown = budget.assign(cell=[f"{c} ({render.mean_sd(m, s, '.3g')})" if np.isfinite(m) else c for c, m, s in
+                                zip(budget["choice"], budget["mean"], budget["std"].fillna(0))])
+    sections: list[tuple[str, pd.DataFrame | str]] = [
+        ("", "Every map of the atlas, side by side at one bandwidth per dataset (no paper publishes these "
+             "numbers: verdict-free). How it is run and read: README.md beside this file."),
+        ("Bandwidths (results/atlas/bandwidth)", bandwidths[["dataset", "kernel", "median_distance", "log2_factor",
+                                                             "sigma", "score_name", "cv_score", "lambda"]]),
+    ]
+    for (metric, kind), sub in shown.groupby(["metric", "budget_kind"], sort=False):
+        table = sub.pivot_table(index=["kernel", "dataset"], columns="budget", values="cell", aggfunc="first",
+                                sort=False).reset_index()
+        sections.append((f"Which map for which {kind} budget: {metric} (the best point's mean ± sd)", table))
+    sections.append(("Figures", "\n".join(f"![{p.stem}]({p.name})" for p in figures)))
+    sections.append(("Points", f"{len(points)} points, {int(points['trials'].sum())} trials: points.csv"))
+    return render.markdown("The atlas of random feature maps", sections)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (default: results)")
+    args = parser.parse_args(argv)
+    print(f"wrote {render_atlas(args.results)}")
+
+
+if __name__ == "__main__":
+    main()
