@@ -26,7 +26,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from omegaconf import OmegaConf
 from sklearn.decomposition import PCA
 
 from rfbench.dataset.loader import load_dataset
@@ -35,6 +34,7 @@ from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.metrics import approximate_gram, relative_error, spectral_norm
 from rfbench.model.ridge import ridge_cv
+from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import figures as qmc_figures
 from rfbench.report import published, render
 from rfbench.report.compare import ClaimCheck, all_of, check_claims, compare, summarize
@@ -100,8 +100,8 @@ def load_published() -> pd.DataFrame:
 
 
 def dataset_config(name: str) -> dict:
-    """The dataset config ``configs/dataset/<name>.yaml``, resolved."""
-    return OmegaConf.to_container(OmegaConf.load(Path(config.CONFIG_DIR, "dataset", f"{name}.yaml")), resolve=True)
+    """The dataset node of ``name``, resolved: its config with the paper's settings (:mod:`.datasets`)."""
+    return qmc_datasets.node(name)
 
 
 def load(name: str, mirror: str | None = None):
@@ -220,7 +220,7 @@ def collect_gram(out: Path) -> pd.DataFrame:
     one row per (dataset, sequence, scramble, trial, s)."""
     frames = []
     for name, setting in GRAM_DATASETS.items():
-        run = jobs.run_of(["job=qmc_gram", f"dataset={setting.config}"], out.parent)
+        run = jobs.run_of(["job=qmc_gram", *qmc_datasets.overrides(setting.config)], out.parent)
         with contextlib.suppress(FileNotFoundError):
             frames.append(jobs.read(run, "errors").assign(dataset=name))
     if not frames:
