@@ -31,7 +31,7 @@ PAPERS   := askrff li qmc rr tutorial
 CAMPAIGNS := $(PAPERS) atlas example
 CAMPAIGN  = $(BIN)/rfbench-campaign --results $(RESULTS) --launcher $(LAUNCHER)
 
-.PHONY: help install run test lint bench sweep report all atlas clean-results $(PAPERS)
+.PHONY: help install run test lint bench sweep report verify all atlas clean-results $(PAPERS)
 
 help:  ## this list
 	@echo "make <target> [RESULTS=dir] [LAUNCHER=joblib|basic|ray|ray_cluster|slurm] [ARGS='overrides']"
@@ -67,6 +67,9 @@ sweep: $(STAMP)  ## example sweep over M, aggregated into one CSV and figures
 
 report: $(STAMP)  ## results/REPORT.md: every paper beside its published values, verdicts counted
 	$(BIN)/python -m rfbench.report.project --results $(RESULTS)
+
+verify: $(STAMP)  ## recompute trial 0 of a sample of every paper's runs and jobs -> results/verify.csv (VERIFY_SECONDS=240)
+	$(BIN)/python -m rfbench.engine.verify $(RESULTS) --max-seconds $(or $(VERIFY_SECONDS),240) --out $(RESULTS)/verify.csv
 
 all: $(PAPERS) report  ## every paper's campaign, then the project report
 

@@ -67,7 +67,9 @@ class RfbenchCallback(Callback):
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
         self._completed = True
-        print(sweep_table(Path(config.hydra.sweep.dir)))
+        sweep_dir = Path(config.hydra.sweep.dir)
+        if sweep_dir.is_dir():  # a campaign with nothing to run launched nothing: its own line says so
+            print(sweep_table(sweep_dir))
 
     def _watch(self, output: Path) -> None:
         """Note the folders Hydra is about to create; clean them at exit unless completed.

@@ -80,6 +80,10 @@ def plan(paper: str, target: str, extra: Iterable[str] = ()) -> Plan:
     repeated by two sweeps or two targets is kept once, where it first appears.
     """
     found = targets(paper)
+    spelled = target.removeprefix(f"{paper}-").removeprefix(f"{paper}_").replace("-", "_")
+    if target not in found and spelled in found:  # make's name (li-fig7-more) for the YAML's (fig7_more)
+        raise ConfigError(f"{paper} target {target!r} is spelled {spelled!r} in configs/campaign/{paper}.yaml: "
+                          f"rfbench-campaign {paper} {spelled}")
     _checked(target, list(found), f"{paper} target")
     result, seen_jobs, done = Plan(paper, target), set(), set()
 

@@ -65,9 +65,12 @@ class CampaignSweeper(Sweeper):
                               columns=["job", "run_dir", "complete", "seconds"])
         todo = status[~status["complete"]].sort_values("seconds", ascending=False, kind="stable")
         known = todo["seconds"][todo["seconds"] < math.inf]
-        log.info("campaign %s %s: %d job(s), %d complete, %d to run (%d with recorded trial times, %s in all)",
-                 self.paper, self.target, len(status), int(status["complete"].sum()), len(todo), len(known),
-                 _duration(known.sum()))
+        if todo.empty:
+            log.info("campaign %s %s: all %d job(s) complete, nothing to run", self.paper, self.target, len(status))
+        else:
+            log.info("campaign %s %s: %d job(s), %d complete, %d to run (%d with recorded trial times, %s in all)",
+                     self.paper, self.target, len(status), int(status["complete"].sum()), len(todo), len(known),
+                     _duration(known.sum()))
         if self.dry_run:
             for row in todo.itertuples():
                 print(f"{_duration(row.seconds):>10}  {' '.join(row.job)}")

@@ -14,7 +14,10 @@ id are refused before anything is changed (exit 2).
 
 The steps so far (issue 34, item 5): ``classifier=svc_named`` (``NamedKernelSVC``) became
 ``classifier=svc_precomputed`` with ``kernel: <its metric>`` and its gammas as the list
-``gamma_grid``; ``dataset.deviations`` left the run id (no config change, a new id).
+``gamma_grid``; ``dataset.deviations`` left the run id (no config change, a new id); one config
+per dataset: a run recorded on ``dataset=house_16h`` (the ``census_house`` data under another name)
+or ``cpu_act_qmc`` (``cpu_act`` at another split, which the recorded node keeps as an override) is
+a run of the config that holds its data (:data:`FOLDED_DATASETS`).
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
-from rfbench.engine.config import flatten, run_id
+from rfbench.engine.config import CONFIG_DIR, flatten, run_id
 from rfbench.engine.records import write_atomic
 
 Config = dict[str, Any]
@@ -47,8 +50,31 @@ def fold_named_kernel_svm(cfg: Config) -> Config:
     return {**cfg, "classifier": folded}
 
 
+#: Dataset configs folded into the config of the same data: old name -> the config.  Their nodes
+#: held the same files (sha256), scaling, target and split seed; what differed (cpu_act_qmc's split
+#: sizes) stays in the recorded node as an override, the deviations prose becomes the config's.
+FOLDED_DATASETS = {"house_16h": "census_house", "cpu_act_qmc": "cpu_act"}
+
+
+def fold_dataset_configs(cfg: Config) -> Config:
+    """A run of a folded dataset config (:data:`FOLDED_DATASETS`) -> a run of the config of its data.
+
+    Raises ValueError if the recorded node's files are not the config's (other data, not a fold).
+    """
+    node = cfg.get("dataset") or {}
+    target = FOLDED_DATASETS.get(node.get("name"))
+    if target is None:
+        return cfg
+    base = OmegaConf.to_container(OmegaConf.load(Path(CONFIG_DIR, "dataset", f"{target}.yaml")), resolve=True)
+    sha = {key: (f or {}).get("sha256") for key, f in (node.get("files") or {}).items()}
+    if sha != {key: f["sha256"] for key, f in base["files"].items()}:
+        raise ValueError(f"a run recorded on dataset={node['name']} reads files {sha}, not those of "
+                         f"dataset={target}: it cannot be folded into that config")
+    return {**cfg, "dataset": {**node, "name": target, "deviations": base["deviations"]}}
+
+
 #: Config transforms, in the order they were introduced; each leaves a migrated config unchanged.
-STEPS: tuple[Callable[[Config], Config], ...] = (fold_named_kernel_svm,)
+STEPS: tuple[Callable[[Config], Config], ...] = (fold_named_kernel_svm, fold_dataset_configs)
 #: Flattened config keys renamed by a step: old column -> new column.
 RENAMED_COLUMNS = {"classifier.metric": "classifier.kernel"}
 

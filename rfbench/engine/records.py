@@ -106,7 +106,8 @@ def read_trials(path: Path) -> pd.DataFrame:
         widths = sorted({len(row) for row in csv.reader(io.StringIO(complete)) if row})
         if len(widths) > 1:  # pandas would take a longer row's first fields for an index
             raise ValueError(f"rows of {widths} fields")
-        trials = pd.read_csv(io.StringIO(complete))
+        # a run id is text: 3425406e1568 or 012345678901 would otherwise come back as a number
+        trials = pd.read_csv(io.StringIO(complete), dtype={"run_id": str})
     except (csv.Error, pd.errors.ParserError, ValueError) as err:
         raise RecordError(f"{path} is not a table rfbench wrote ({str(err).strip()}); move it away, and its "
                           "trials are computed again") from None

@@ -62,6 +62,14 @@ def test_an_unknown_target_or_paper_names_the_closest_and_the_valid_ones(toy):
         campaign.plan("tyo", "fig7")
 
 
+@pytest.mark.parametrize("typed", ["toy-fig7-more", "toy_fig7_more", "fig7-more"])
+def test_a_target_typed_as_make_names_it_is_told_the_yamls_name(toy, typed):
+    toy("targets: {fig7: {}, fig7_more: {}}")
+    with pytest.raises(ConfigError, match=f"target '{typed}' is spelled 'fig7_more' in configs/campaign/toy.yaml: "
+                                          "rfbench-campaign toy fig7_more$"):
+        campaign.plan("toy", typed)
+
+
 @pytest.mark.parametrize("paper", campaign.papers())
 def test_every_committed_sweep_composes_and_passes_the_preflight(paper):
     """The first job of each sweep of each target: a typo in a campaign fails here, not mid-campaign."""
@@ -81,7 +89,7 @@ def test_make_li_is_the_199_runs_of_the_paper_and_its_two_simulation_jobs():
     jobs = campaign.plan("li", "li").jobs
     assert len(jobs) == 201 and [job for job in jobs if job[0].startswith("job=")] == [
         ["job=li_variance_grid"], ["job=li_variance_k"]]
-    assert len(campaign.plan("askrff", "askrff").jobs) == 200
+    assert len(campaign.plan("askrff", "askrff").jobs) == 201  # 200 runs and Fig. 1's job
     assert len(campaign.plan("rr", "rr").jobs) == 33
 
 

@@ -48,7 +48,8 @@ def test_a_campaign_records_every_trial_and_a_rerun_has_nothing_to_do(whole):
     results, first = whole
     assert len(first) == 12 and sorted(first["feature_map.m_over_d"].unique()) == [1, 2, 4, 8]
     out = finished(campaign(results, *SMALL))
-    assert "4 job(s), 4 complete, 0 to run" in out
+    assert "campaign example m_sweep: all 4 job(s) complete, nothing to run" in out
+    assert "no completed job" not in out  # the line above says it once
     pd.testing.assert_frame_equal(trials(results), first)
 
 

@@ -1,9 +1,11 @@
 """The run-id migration on small generated results trees: renames, rewritten files, idempotence, refusals."""
 import pandas as pd
+import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from rfbench.engine import config, migrate
+from rfbench.papers.qmc import datasets as qmc_datasets
 from tests.conftest import REPO
 
 GAMMAS = [0.5, 1.0, 3]
@@ -131,3 +133,28 @@ def test_a_run_reached_through_a_link_out_of_the_tree_is_left_alone(tmp_path):
     link.symlink_to(outside, target_is_directory=True)
     assert migrate.plan(tmp_path / "results") == [] and migrate.main([str(tmp_path / "results")]) == 0
     assert snapshot(outside) == before and link.is_symlink()
+
+
+@pytest.mark.parametrize("old_name", ["cpu_act_qmc", "house_16h"])
+def test_a_run_of_a_folded_dataset_config_moves_to_the_config_of_its_data(tmp_path, old_name):
+    """QMC's cpu_act_qmc (cpu_act at 6,554 / 1,638) and house_16h (census_house under another name and
+    prose): a recorded job on either is, migrated, the run its overrides compose now, found complete."""
+    with initialize_config_dir(str(REPO / "configs"), version_base="1.3"):
+        composed = config.to_dict(compose("config", overrides=["job=qmc_gram", *qmc_datasets.overrides(old_name)]))
+    old = {**composed, "dataset": {**composed["dataset"], "name": old_name, "deviations": ["the old config's prose"]}}
+    assert config.run_id(old) != config.run_id(composed)
+    assert migrate.migrate_config(old) == composed
+    write_run(tmp_path, config.run_id(old), old)
+    assert migrate.main([str(tmp_path)]) == 0
+    (run,) = tmp_path.rglob("runs/*")
+    assert run.name == config.run_id(composed)
+    trials = pd.read_csv(run / "trials.csv", dtype={"run_id": str})  # an id like 3425406e1568 is no number
+    assert set(trials["dataset.name"]) == {composed["dataset"]["name"]} and set(trials["run_id"]) == {run.name}
+    assert trials["dataset.split.n_train"].tolist() == [composed["dataset"]["split"]["n_train"]] * 2
+    assert migrate.plan(tmp_path) == []
+
+
+def test_a_run_named_like_a_folded_config_but_on_other_files_is_refused():
+    node = {"name": "house_16h", "files": {"data": {"sha256": "0" * 64}}}
+    with pytest.raises(ValueError, match="dataset=house_16h reads files .* not those of dataset=census_house"):
+        migrate.fold_dataset_configs({"dataset": node})

@@ -126,3 +126,14 @@ def test_bind_inputs_refuses_results_of_other_inputs_and_names_what_to_remove(tm
         records.bind_inputs(folder, {"dataset": {"n_train": 11}, "seed": 0}, derived)
     assert "changed: ['dataset']" in str(err.value)
     assert f"remove {folder} and {derived}" in str(err.value)
+
+
+def test_a_run_id_that_reads_as_a_number_stays_text(tmp_path):
+    """Run ids are 12 hex digits: 3425406e1568 (a float's notation) and 012345678901 must survive a resume."""
+    path = tmp_path / "trials.csv"
+    for run_id in ("3425406e1568", "012345678901"):
+        records.record_trial(path, {"run_id": run_id, "trial": 0, "x": 1.0})
+        records.record_trial(path, {"run_id": run_id, "trial": 1, "x": 2.0})  # merges with the row read back
+        assert records.read_trials(path)["run_id"].tolist() == [run_id, run_id]
+        assert path.read_text().count(run_id) == 2
+        path.unlink()

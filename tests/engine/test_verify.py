@@ -1,5 +1,6 @@
 """verify recomputes a recorded job from its config.yaml and finds a tampered number."""
 import pandas as pd
+import pytest
 from hydra import compose, initialize_config_dir
 
 from rfbench.engine import config, jobs, records, verify
@@ -19,3 +20,23 @@ def test_a_recorded_job_recomputes_equal_and_a_tampered_value_is_found(tmp_path)
     row_errors, _ = verify.compare(run, rtol=1e-12)
     assert not row_errors["equal"] and 0.5e-9 < row_errors["relative_difference"] < 2e-9
     assert verify.pick_runs(tmp_path) == [run]
+
+
+def test_verify_of_a_tree_writes_one_table_and_bounds_its_time(tmp_path, capsys):
+    """--max-seconds lists a run as not recomputed (exit 0), --kind picks runs or jobs, --out the table."""
+    with initialize_config_dir(config.CONFIG_DIR, version_base="1.3"):
+        cfg = config.to_dict(compose("config", overrides=["job=tutorial", "job.reps=4", "job.k_max=60",
+                                                           f"experiment.results_dir={tmp_path}"]))
+    jobs.run(cfg)
+    with pytest.raises(SystemExit) as exit_:
+        verify.main([str(tmp_path), "--out", str(tmp_path / "verify.csv")])
+    assert exit_.value.code == 0
+    table = pd.read_csv(tmp_path / "verify.csv")
+    assert set(table["paper"]) == {"tutorial"} and table["equal"].all() and (table["seconds"] > 0).all()
+    with pytest.raises(SystemExit) as exit_:
+        verify.main([str(tmp_path), "--max-seconds", "0"])
+    assert exit_.value.code == 0
+    assert "not recomputed: trial 0 took 0 s > --max-seconds 0" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        verify.main([str(tmp_path), "--kind", "runner"])
+    assert exit_.value.code == 2 and "is of the kind(s) runner" in capsys.readouterr().err

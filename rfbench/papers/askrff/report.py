@@ -6,7 +6,7 @@ paper's layout, with a verdict per Table 1 cell and per claim the paper makes ab
 its figures (published values and claims: ``rfbench/papers/askrff/published.csv``).
 Table 1 and Figure 3 read one tree of runs, ``askrff/accuracy``: Table 1's Asy cells
 are Figure 3's M = 2d points, the same runs.  Figure 1 (total-mass estimation on 1-D
-Gaussian data) needs no dataset, so it is computed here.  ``equal_width`` is not the paper's:
+Gaussian data) reads the records of its job (:mod:`rfbench.papers.askrff.masses`).  ``equal_width`` is not the paper's:
 it sets Table 1's AsK-RFF cells against RBF at the same number of feature columns.
 
     python -m rfbench.papers.askrff.report {fig1,fig2,fig3,table1,equal_width} [--results results]
@@ -21,9 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench.engine import blas_pin, records
-from rfbench.feature_map import AsKRFF
-from rfbench.kernel import PARTS, make_kernel
+from rfbench.engine import blas_pin, jobs, records
 from rfbench.papers.askrff import figures as askrff_figures
 from rfbench.report import plotting, published, render
 from rfbench.report.compare import FAILS, HOLDS, NOT_RUN, ClaimCheck, all_of, check_claims, compare, summarize
@@ -100,36 +98,35 @@ def _claims(source: str, checks: dict) -> pd.DataFrame:
 
 
 # --- Figure 1 -------------------------------------------------------------------
-def fig1(out: Path, *, trials: int = 10, n_points: int = 2000, n_subset: int = 10,
-         log2_max: int = 10, seed: int = 0) -> pd.DataFrame:
-    """Estimated (eq. 12, Ns = n_subset) vs exact total masses on 1-D Gaussian points."""
-    X = np.random.default_rng(seed).standard_normal((n_points, 1))
-    rows = []
-    for kernel in KERNELS:
-        for m in 2 ** np.arange(1, log2_max + 1):
-            for t in range(trials):
-                state = int(np.random.SeedSequence(seed, spawn_key=(t,)).generate_state(1)[0])
-                fmap = AsKRFF(kernel=kernel, n_components=int(m), n_subset=n_subset,
-                              random_state=state).fit(X)
-                rows.append({"kernel": kernel, "d": 1, "M": int(m), "m_over_d": int(m), "trial": t,
-                             "seed": seed, "n_points": n_points, "n_subset": n_subset,
-                             **_masses(fmap.total_masses_)})
-    masses = pd.DataFrame(rows)
-    exact = pd.DataFrame([{"kernel": k, **_masses(make_kernel(k, 1).exact_total_masses())}
-                          for k in KERNELS])
+#: Figure 1's job (configs/job/askrff_masses.yaml): the estimated and exact total masses.
+FIG1_JOB = "askrff_masses"
+#: masses.csv's first columns, in the paper's order of kernels, then M, then trial.
+FIG1_KEYS = ("kernel", "d", "M", "m_over_d", "trial")
+
+
+def fig1(out: Path, results: Path, overrides: Sequence[str] = ()) -> pd.DataFrame:
+    """Estimated (eq. 12) vs exact total masses on 1-D Gaussian points, from the records of
+    :mod:`rfbench.papers.askrff.masses` (``rfbench job=askrff_masses`` with ``overrides``)."""
+    run = jobs.run_of([f"job={FIG1_JOB}", *overrides], results)
+    masses = jobs.read(run, "masses").sort_values(["kernel", "M", "trial"], key=_kernel_order)
+    masses = masses[[*FIG1_KEYS, *masses.columns.drop(list(FIG1_KEYS))]].reset_index(drop=True)
+    exact = jobs.read(run, "exact").query("trial == 0").drop(columns="trial").reset_index(drop=True)
     records.write_csv(out / "masses.csv", masses)
     records.write_csv(out / "exact.csv", exact)
     askrff_figures.masses_vs_m(masses, exact, out / "fig1.png")
     claims = _claims("Fig. 1", {"masses_converge": lambda _: _masses_converge(masses, exact),
                                 "mass_sd_shrinks": lambda _: _mass_sd_shrinks(masses)})
+    setup = masses.iloc[0]
     render.write_markdown(out / "fig1.md", "AsK-RFF Figure 1: total-mass estimation (d = 1, Ns = "
-                          f"{n_subset}, {n_points} points from N(0, 1), {trials} trials)",
+                          f"{setup['n_subset']}, {setup['n_points']} points from N(0, 1), "
+                          f"{masses['trial'].nunique()} trials)",
                           [("", _fig1_table(masses, exact)), *_claim_sections(out, claims)])
     return masses
 
 
-def _masses(masses: dict) -> dict[str, float]:
-    return {f"mass_{part}": float(masses.get(part, 0.0)) for part in PARTS}
+def _kernel_order(column: pd.Series) -> pd.Series:
+    """Sort key: kernels in the paper's order (KERNELS), other columns as they are."""
+    return column.map({k: i for i, k in enumerate(KERNELS)}) if column.name == "kernel" else column
 
 
 def _fig1_table(masses: pd.DataFrame, exact: pd.DataFrame) -> pd.DataFrame:
@@ -138,12 +135,17 @@ def _fig1_table(masses: pd.DataFrame, exact: pd.DataFrame) -> pd.DataFrame:
     for kernel in KERNELS:
         truth = exact.set_index("kernel").loc[kernel]
         est = top[top["kernel"] == kernel]
-        for part in PARTS:
+        for part in _parts(exact):
             col = f"mass_{part}"
             rows.append({"kernel": kernel, "part": part, "exact": truth[col],
                          f"estimate at M={top['M'].iloc[0]}": render.mean_sd(est[col].mean(), est[col].std(), ".4g"),
                          "relative error of mean": _rel(est[col].mean(), truth[col])})
     return pd.DataFrame(rows)
+
+
+def _parts(frame: pd.DataFrame) -> list[str]:
+    """The spectral parts a masses table records, in its column order (``mass_<part>``)."""
+    return [c.removeprefix("mass_") for c in frame.columns if c.startswith("mass_")]
 
 
 def _rel(estimate: float, exact: float) -> str:
@@ -154,14 +156,14 @@ def _mass_ends(masses: pd.DataFrame):
     """Per kernel and part: its label, the exact mass, and mean, std, count at the smallest and largest M."""
     for kernel, sub in masses.groupby("kernel"):
         ends = sub[sub["M"].isin([sub["M"].min(), sub["M"].max()])].groupby("M")
-        for part in PARTS:
+        for part in _parts(masses):
             stats = ends[f"mass_{part}"].agg(["mean", "std", "count"])
             yield f"{kernel} {part}", stats.iloc[0], stats.iloc[-1]
 
 
 def _masses_converge(masses: pd.DataFrame, exact: pd.DataFrame) -> ClaimCheck:
     """Per kernel and part: the mean at the largest M is within 2 standard errors of the exact mass."""
-    truth = {f"{k} {p}": exact.loc[exact["kernel"] == k, f"mass_{p}"].iloc[0] for k in KERNELS for p in PARTS}
+    truth = {f"{k} {p}": exact.loc[exact["kernel"] == k, f"mass_{p}"].iloc[0] for k in KERNELS for p in _parts(exact)}
     cases = {}
     for label, _, last in _mass_ends(masses):
         allowed = 2 * last["std"] / np.sqrt(last["count"]) + 1e-9 * abs(truth[label])  # exact for an sd of 0
@@ -540,13 +542,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("target", choices=["fig1", "fig2", "fig3", "table1", "equal_width"])
     parser.add_argument("--results", type=Path, default=Path("results"),
                         help="results tree; the target writes <results>/askrff/<target> and reads its runs "
-                             "there (fig2) or in <results>/askrff/accuracy (fig3, table1, equal_width)")
-    parser.add_argument("--trials", type=int, default=10, help="fig1 only")
-    parser.add_argument("--log2-max", type=int, default=10, help="fig1 only: largest log2(M/d)")
+                             "there (fig1, fig2) or in <results>/askrff/accuracy (fig3, table1, equal_width)")
     args = parser.parse_args(argv)
     out = args.results / PAPER / args.target
     accuracy = args.results / PAPER / ACCURACY_RUNS
-    targets = {"fig1": partial(fig1, out, trials=args.trials, log2_max=args.log2_max),
+    targets = {"fig1": partial(fig1, out, args.results),
                "fig2": partial(fig2, out), "fig3": partial(fig3, accuracy, out),
                "table1": partial(table1, accuracy, out), "equal_width": partial(equal_width, accuracy, out)}
     try:

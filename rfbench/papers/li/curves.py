@@ -36,7 +36,7 @@ def grids(root: Path, point: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     with the ``point`` columns of its run."""
     trials = collect_single_runs(root, point)
     paths = sorted(root.glob("runs/*/grid.csv"))
-    grid = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
+    grid = pd.concat([pd.read_csv(p, dtype={"run_id": str}) for p in paths], ignore_index=True)
     config = trials.groupby("run_id")[[c for c in point if c in trials.columns]].first()
     return trials, grid.merge(config, left_on="run_id", right_index=True)
 

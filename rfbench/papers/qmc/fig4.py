@@ -24,6 +24,7 @@ from scipy.stats import pearsonr, spearmanr
 from rfbench.engine import records
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
+from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import figures as qmc_figures
 from rfbench.papers.qmc import gram
 from rfbench.papers.qmc import report as qmc
@@ -71,8 +72,9 @@ def sequence_discrepancy(X: np.ndarray, sigma: float, sequence: str, seed: int, 
 
 def collect(out: Path) -> pd.DataFrame:
     """Every recorded discrepancy trial, joined with the recorded Frobenius errors where they exist."""
-    frames = qmc.recorded(out, {name: ["job=qmc_box_discrepancy", f"dataset={qmc.GRAM_DATASETS[name].config}"]
-                                for name in DATASETS}, "discrepancy")
+    jobs = {name: ["job=qmc_box_discrepancy", *qmc_datasets.overrides(qmc.GRAM_DATASETS[name].config)]
+            for name in DATASETS}
+    frames = qmc.recorded(out, jobs, "discrepancy")
     if len(frames) < len(DATASETS):
         raise ValueError(f"Figure 4 has no records of {sorted(set(DATASETS) - set(frames))} under "
                          f"{out / 'fig4'}; run `make qmc-fig4` first")

@@ -21,6 +21,7 @@ import pandas as pd
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.kernel import make_kernel
+from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import report as qmc
 
 
@@ -53,7 +54,7 @@ def _setting(data_json: str, seed: int) -> tuple[np.ndarray, np.ndarray, dict]:
 def rows_and_sigma(data_json: str, seed: int) -> tuple[np.ndarray, dict]:
     """The rows of Figures 2-4 of a dataset config (JSON) and their sigma choice, once per process."""
     data = json.loads(data_json)
-    (name, setting), = ((k, s) for k, s in qmc.GRAM_DATASETS.items() if s.config == data["name"])
+    (name, setting), = ((k, s) for k, s in qmc.GRAM_DATASETS.items() if s.config == qmc_datasets.name_of(data))
     X, y, task = qmc.gram_rows(setting, seed, data=data)
     choice = {**qmc.select_sigma(X, y, task, seed=seed), "n": len(X), "d": X.shape[1], "seed": seed,
               "cv_features": qmc.CV_FEATURES, "dataset": name}

@@ -26,7 +26,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from omegaconf import OmegaConf
 from sklearn.decomposition import PCA
 
 from rfbench.dataset.loader import load_dataset
@@ -35,6 +34,7 @@ from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.metrics import approximate_gram, spectral_norm
 from rfbench.model.ridge import ridge_cv
+from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import figures as qmc_figures
 from rfbench.report import published, render
 from rfbench.report.compare import ClaimCheck, all_of, check_claims, compare, summarize
@@ -100,8 +100,8 @@ def load_published() -> pd.DataFrame:
 
 
 def dataset_config(name: str) -> dict:
-    """The dataset config ``configs/dataset/<name>.yaml``, resolved."""
-    return OmegaConf.to_container(OmegaConf.load(Path(config.CONFIG_DIR, "dataset", f"{name}.yaml")), resolve=True)
+    """The dataset node of ``name``, resolved: its config with the paper's settings (:mod:`.datasets`)."""
+    return qmc_datasets.node(name)
 
 
 def load(name: str, mirror: str | None = None):
@@ -223,7 +223,7 @@ def recorded(out: Path, runs: Mapping[Any, list[str]], key: str) -> dict[Any, pd
 
 def gram_overrides(name: str) -> list[str]:
     """The ``qmc_gram`` job of Figures 2-3 on dataset ``name`` (a key of ``GRAM_DATASETS``)."""
-    return ["job=qmc_gram", f"dataset={GRAM_DATASETS[name].config}"]
+    return ["job=qmc_gram", *qmc_datasets.overrides(GRAM_DATASETS[name].config)]
 
 
 def collect_gram(out: Path) -> pd.DataFrame:
@@ -401,12 +401,12 @@ SPLIT_SEEDS, SPLIT_S, SPLIT_DATASET = tuple(range(6)), 500, "cpu_act_qmc"
 
 def table1_overrides(name: str) -> list[str]:
     """The job of Table 1 on dataset config ``name`` (a key of ``TABLE1_SIZES``), as the campaign runs it."""
-    return ["job=qmc_ridge", f"dataset={name}", f"job.sizes=[{','.join(map(str, TABLE1_SIZES[name]))}]"]
+    return ["job=qmc_ridge", *qmc_datasets.overrides(name), f"job.sizes=[{','.join(map(str, TABLE1_SIZES[name]))}]"]
 
 
 def split_overrides(split_seed: int) -> list[str]:
     """The job of the split study on partition ``split_seed`` of ``SPLIT_DATASET``, as the campaign runs it."""
-    return ["job=qmc_ridge_splits", f"dataset={SPLIT_DATASET}", f"dataset.split.seed={split_seed}"]
+    return ["job=qmc_ridge_splits", *qmc_datasets.overrides(SPLIT_DATASET), f"dataset.split.seed={split_seed}"]
 
 
 def collect_table1(out: Path) -> tuple[pd.DataFrame, pd.DataFrame]:

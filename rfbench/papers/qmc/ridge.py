@@ -24,6 +24,7 @@ from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.metrics import relative_error
 from rfbench.model.ridge import ridge_cv
+from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import report as qmc
 
 
@@ -79,4 +80,4 @@ def _choice(data_json: str, seed: int) -> dict:
     data = _dataset(data_json)
     return {**qmc.select_sigma(data.X_train, data.y_train, data.task, seed=seed), "n": len(data.X_train),
             "d": data.X_train.shape[1], "seed": seed, "cv_features": qmc.CV_FEATURES,
-            "dataset": json.loads(data_json)["name"]}
+            "dataset": qmc_datasets.name_of(json.loads(data_json))}

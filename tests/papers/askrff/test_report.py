@@ -5,8 +5,9 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from hydra import compose, initialize_config_dir
 
-from rfbench.kernel import make_kernel
+from rfbench.engine import config, jobs
 from rfbench.papers.askrff import report as askrff
 from rfbench.report import published
 
@@ -89,17 +90,20 @@ def test_reports_refuse_to_average_runs_of_different_configs(tmp_path):
     assert exit_.value.code == 2
 
 
-def test_fig1_estimates_satisfy_corollary_5_and_approach_exact_masses(tmp_path):
-    masses = askrff.fig1(tmp_path, trials=2, n_points=300, log2_max=9)
-    for kernel, rows in masses.groupby("kernel"):
-        k0 = make_kernel(kernel, 1).k0
-        np.testing.assert_allclose(rows["mass_real_pos"] - rows["mass_real_neg"], k0, rtol=1e-9)
-        assert (rows[["mass_real_pos", "mass_real_neg", "mass_imag_pos"]] >= 0).all().all()
-    exact = pd.read_csv(tmp_path / "exact.csv").set_index("kernel")
-    shift = masses[(masses["kernel"] == "shift_gaussian") & (masses["M"] == 512)]
-    assert shift["mass_real_pos"].mean() == pytest.approx(exact.loc["shift_gaussian", "mass_real_pos"], rel=0.1)
-    assert (tmp_path / "fig1.png").stat().st_size > 10_000
-    assert {"kernel", "M", "trial", "seed", "n_subset"} <= set(masses.columns)
+def test_fig1_is_drawn_from_its_jobs_records_in_the_papers_order(tmp_path):
+    small = ["job.n_points=300", "job.log2_max=3"]
+    with pytest.raises(FileNotFoundError, match="no recorded trial"):  # a report computes nothing
+        askrff.fig1(tmp_path / "out", tmp_path, small)
+    with initialize_config_dir(config.CONFIG_DIR, version_base="1.3"):
+        cfg = config.to_dict(compose("config", overrides=["job=askrff_masses", *small, "experiment.trials=2",
+                                                          f"experiment.results_dir={tmp_path}"]))
+    jobs.run(cfg)
+    masses = askrff.fig1(tmp_path / "out", tmp_path, small)
+    assert list(masses.columns[:5]) == ["kernel", "d", "M", "m_over_d", "trial"]
+    assert list(dict.fromkeys(masses["kernel"])) == list(askrff.KERNELS) and len(masses) == 3 * 3 * 2
+    assert masses.groupby("kernel", sort=False)["M"].apply(list).iloc[0] == [2, 2, 4, 4, 8, 8]
+    assert "300 points from N(0, 1), 2 trials" in (tmp_path / "out" / "fig1.md").read_text()
+    assert (tmp_path / "out" / "fig1.png").stat().st_size > 10_000
 
 
 def test_fig2_and_fig3_summaries_from_runner_tables(tmp_path):

@@ -23,8 +23,8 @@ def svm(dataset, metric, log2_C="[0, 2]"):
 
 def test_fig6_takes_rbf_at_its_best_gamma_for_every_c(tmp_path):
     nan = np.nan
-    write_run(tmp_path, "l", svm("spambase_li", "linear"), [(nan, 1, 0.80), (nan, 4, 0.85)])
-    write_run(tmp_path, "r", svm("spambase_li", "cosine_rbf"),
+    write_run(tmp_path, "026201711902", svm("spambase_li", "linear"), [(nan, 1, 0.80), (nan, 4, 0.85)])
+    write_run(tmp_path, "831968852e19", svm("spambase_li", "cosine_rbf"),  # run ids that read as numbers
               [(0.1, 1, 0.90), (0.1, 4, 0.88), (2.0, 1, 0.86), (2.0, 4, 0.91)])
     write_run(tmp_path, "g", svm("spambase_li", "gmm"), [(nan, 1, 0.84), (nan, 4, 0.83)])
     write_run(tmp_path, "m", svm("magic_li", "gmm", "[0]"), [(nan, 1, 0.83)])
