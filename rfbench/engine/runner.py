@@ -19,6 +19,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import queue
 import signal
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -151,48 +152,92 @@ def _trial_workers(cfg: Mapping[str, Any], n_trials: int) -> int:
     return max(1, min(cores, n_trials))
 
 
-#: What a forked worker computes with: (config, data, kernel, run dir).
-_forked: tuple[dict, Dataset, Kernel, Path] | None = None
-
-
 def _run_in_workers(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: list[int], progress: TrialProgress,
                     workers: int) -> list[int]:
     """Compute and record the trials ``todo`` in ``workers`` forked processes; return those another process holds.
 
-    Each worker claims and records its trial itself (``records.claim``, atomic writes), as a
-    concurrent run of the same config would; on an error or an interrupt here, the pool's exit
-    terminates the workers, and what a killed one was writing is a temporary the next run removes.
+    Each worker takes trials from a queue, claims and records each itself (``records.claim``,
+    atomic writes), as a concurrent run of the same config would.  An error in a worker is raised
+    here; on any error or interrupt the workers are terminated, and what a killed one was writing is
+    a temporary the next run removes.
     """
-    global _forked
-    _forked = (cfg, data, kernel, out)
-    busy = []
+    context = multiprocessing.get_context("fork")
+    tasks, results = context.SimpleQueue(), context.Queue()
+    for t in [*todo, *[None] * workers]:  # None: no more trials
+        tasks.put(t)
+    processes, busy = [], []
     try:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_worker_signals) as pool:
-            for t, claimed in pool.imap_unordered(_trial_in_worker, todo):
-                if claimed:
-                    progress.trial_done()
-                else:
-                    busy.append(t)
+        with _signals_deferred():  # one handled in os.fork's hooks would be lost there
+            for _ in range(workers):
+                processes.append(context.Process(target=_worker, args=(cfg, data, kernel, out, tasks, results),
+                                                 name="rfbench-trials", daemon=True))
+                processes[-1].start()
+        for _ in todo:
+            t, claimed = _next_result(results, processes)
+            if claimed:
+                progress.trial_done()
+            else:
+                busy.append(t)
     finally:
-        _forked = None
+        for process in processes:
+            process.terminate()  # SIGTERM: no-op on a worker that has ended
+            process.join()
     return busy
 
 
-def _worker_signals() -> None:
-    """A worker leaves Ctrl-C to the parent (which stops the pool) and dies of SIGTERM (``Pool.terminate``)."""
+def _next_result(results: multiprocessing.Queue, processes: list) -> tuple[int, bool]:
+    """The next (trial, claimed) from the workers; a worker's error raised here, or RuntimeError if
+    a worker was killed (e.g. out of memory) or all have ended with trials unaccounted for."""
+    while True:
+        try:
+            t, claimed, error = results.get(timeout=1.0)
+        except queue.Empty:
+            if killed := [p.exitcode for p in processes if p.exitcode not in (None, 0)]:
+                raise RuntimeError(f"a trial worker process died (exit code {killed[0]})") from None
+            if all(p.exitcode == 0 for p in processes) and results.empty():
+                raise RuntimeError("the trial worker processes ended with trials not recorded") from None
+            continue
+        if error is not None:
+            raise error
+        return t, claimed
+
+
+def _worker(cfg: dict, data: Dataset, kernel: Kernel, out: Path, tasks, results) -> None:
+    """A forked worker: compute and record trials from ``tasks`` until None, putting (trial, claimed, error)
+    on ``results``; an error ends it.
+
+    Ctrl-C is left to the parent (which ends the workers), SIGTERM kills.  Its models train their
+    folds in one thread (the results do not depend on it); BLAS keeps the job's threads, as a
+    Frobenius norm (ddot) sums in per-thread parts: the Gram error is then the serial run's, bit
+    for bit.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    while (t := tasks.get()) is not None:
+        try:
+            results.put((t, _run_trial(cfg, data, kernel, out, t, None, wait=False, cv_threads=1), None))
+        except Exception as error:  # raised again in the parent
+            results.put((t, False, error))
+            return
 
 
-def _trial_in_worker(t: int) -> tuple[int, bool]:
-    """In a forked worker: trial ``t`` computed and recorded; whether it was claimed.
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM noted in the block and raised again on leaving it, to their usual handlers.
 
-    Its model trains its folds in one thread (the models' results do not depend on it); BLAS keeps
-    the job's threads, as a Frobenius norm (ddot) sums in per-thread parts: the Gram error is then
-    the serial run's to the last bit.
+    Python runs a signal's handler at its next check, which may fall in ``os.fork``'s hooks
+    (logging's), where the Interrupted it raises would be printed and dropped.
     """
-    cfg, data, kernel, out = _forked
-    return t, _run_trial(cfg, data, kernel, out, t, None, wait=False, cv_threads=1)
+    received: list[int] = []
+    previous = {signum: signal.signal(signum, lambda signum, frame: received.append(signum))
+                for signum in interrupt.SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if received:
+            signal.raise_signal(received[0])
 
 
 def _summarize(out: Path) -> pd.DataFrame:
