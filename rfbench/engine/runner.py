@@ -163,8 +163,6 @@ def _run_in_workers(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: l
     """
     context = multiprocessing.get_context("fork")
     tasks, results = context.SimpleQueue(), context.Queue()
-    for t in [*todo, *[None] * workers]:  # None: no more trials
-        tasks.put(t)
     processes, busy = [], []
     try:
         with _signals_deferred():  # one handled in os.fork's hooks would be lost there
@@ -172,6 +170,8 @@ def _run_in_workers(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: l
                 processes.append(context.Process(target=_worker, args=(cfg, data, kernel, out, tasks, results),
                                                  name="rfbench-trials", daemon=True))
                 processes[-1].start()
+        for t in [*todo, *[None] * workers]:  # None: no more trials; after the start, as a full pipe blocks
+            tasks.put(t)
         for _ in todo:
             t, claimed = _next_result(results, processes)
             if claimed:
