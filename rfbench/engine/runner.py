@@ -143,8 +143,9 @@ def _trial_workers(cfg: Mapping[str, Any], n_trials: int) -> int:
     """Processes computing ``n_trials`` trials at once: the job's cores (``experiment.blas_threads``,
     else the CPUs this process may use), at most one per trial; 1 where ``fork`` is not available.
 
-    Trials in processes rather than one trial's CV folds in threads: the solvers' per-step Python
-    work holds the GIL, and every stage (transform, Gram error, model selection) runs on all cores.
+    Trials in processes rather than one trial's CV folds in threads: the fold threads share one GIL
+    for the solver's per-step Python work, and every stage (transform, Gram error, refit) then runs
+    on all cores.  Two trials at once hold twice one trial's memory.
     """
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1
