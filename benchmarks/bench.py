@@ -37,6 +37,11 @@ be shared):
   GridSearchCV's loky workers), chosen C, test accuracy and the gap
   of its final model's objective (summed over the one-vs-rest problems) to a
   solve at ``tol=1e-12``.
+* ``trials``: the card's command (``rfbench kernel=sinh_gaussian dataset=letter``, 10 trials,
+  from an empty results folder, data cached) through ``runner.run``, with its trials in the
+  runner's worker processes (one per core) against the path they replace (trials one after
+  another, each trial's folds in threads), once each; both must record the same trials and grid
+  scores bit for bit (timings aside).  The peer of its model selection is in ``model_selection``.
 
 ``--quick`` runs every section on tiny sizes (a smoke test, not a measurement);
 ``--sections`` picks sections.
@@ -47,6 +52,7 @@ import argparse
 import contextlib
 import os
 import statistics
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -67,7 +73,7 @@ from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_info
 
 from rfbench.dataset import Dataset, load_dataset
-from rfbench.engine import components, config
+from rfbench.engine import components, config, runner
 from rfbench.feature_map import GaussianRFF, scaled_cos_sin_rows, trig_threads
 from rfbench.metrics import relative_gram_error
 from rfbench.model import liblinear as classifier
@@ -90,11 +96,13 @@ class Sizes:
     cv_datasets: tuple[str, ...]
     selection_datasets: tuple[str, ...]
     n_cv: int | None = None  # training rows for the CV and model-selection sections (None: all)
+    run_overrides: tuple[str, ...] = ("kernel=sinh_gaussian", "dataset=letter")  # the trials section's command
 
 
 FULL = Sizes("ijcnn1", 50_000, 4096, 1000, 2**10, 2048, ("spambase", "ijcnn1"), ("letter", "ijcnn1"))
-QUICK = Sizes("spambase", 500, 64, 60, 2, 16, ("spambase",), ("spambase",), n_cv=300)
-SECTIONS = ("transform", "gram", "cv", "model_selection")
+QUICK = Sizes("spambase", 500, 64, 60, 2, 16, ("spambase",), ("spambase",), n_cv=300,
+              run_overrides=("experiment.trials=3", "experiment.n_gram=60", "classifier.log2_C=[-1,0,1]"))
+SECTIONS = ("transform", "gram", "cv", "model_selection", "trials")
 
 
 @dataclass
@@ -372,6 +380,40 @@ def bench_model_selection(name: str, n_rows: int | None) -> list[Row]:
     return rows
 
 
+def bench_trials(overrides: Sequence[str]) -> list[Row]:
+    """A run's trials in the runner's worker processes vs one after another, from empty results folders."""
+    results = {}
+    for label, workers in (("trials in worker processes", runner._trial_workers), ("trials serial", None)):
+        with tempfile.TemporaryDirectory() as tmp, _trial_workers(workers):
+            cfg = _composed(*overrides, f"experiment.results_dir={tmp}")
+            start, cpu = time.perf_counter(), time.process_time()
+            trials = runner.run(cfg)
+            seconds = time.perf_counter() - start
+            recorded = [trials[[c for c in trials if not c.startswith("time_") and c != "experiment.results_dir"]],
+                        pd.read_csv(next(Path(tmp).rglob("grid.csv")))]
+        results[label] = (seconds, time.process_time() - cpu, recorded)
+    (parallel, cpu, (rows, grid)), (serial, _, (serial_rows, serial_grid)) = results.values()
+    same = rows.equals(serial_rows) and grid.equals(serial_grid)
+    command = "rfbench " + " ".join(overrides)
+    out = [Row("trials", f"{command}: {label}", seconds, 1, note=f"{len(rows)} trials, {cpu:.1f} CPU-s in this process")
+           for label, (seconds, cpu, _) in results.items()]
+    out.append(Row("trials", f"{command}: speed-up workers / serial", float("nan"), 1, ratio=serial / parallel,
+                   goal=">= 1.2 on 2 cores, same records", met=bool(serial / parallel >= 1.2 and same),
+                   note=f"records bit-identical: {same}"))
+    return out
+
+
+@contextlib.contextmanager
+def _trial_workers(workers: Callable | None) -> Iterator[None]:
+    """The runner with its trial workers (``workers`` = ``runner._trial_workers``), or serial (None)."""
+    saved = runner._trial_workers
+    runner._trial_workers = workers or (lambda cfg, n_trials: 1)
+    try:
+        yield
+    finally:
+        runner._trial_workers = saved
+
+
 @contextlib.contextmanager
 def _newton_block(columns: int) -> Iterator[None]:
     """``solver="newton"`` solving at most ``columns`` one-vs-rest columns together (1: each class alone)."""
@@ -437,6 +479,8 @@ def run(sizes: Sizes, repeats: int, sections: Sequence[str] = SECTIONS) -> pd.Da
     if "model_selection" in sections:
         for name in sizes.selection_datasets:
             rows += bench_model_selection(name, sizes.n_cv)
+    if "trials" in sections:
+        rows += bench_trials(sizes.run_overrides)
     return pd.DataFrame([asdict(row) for row in rows])
 
 
@@ -458,7 +502,7 @@ def markdown(table: pd.DataFrame, command: str) -> str:
 
 def _figure(row) -> str:
     if not pd.isna(row.ratio):
-        return f"{row.ratio:.2f}x" + (f" ({row.note})" if row.section in ("cv", "model_selection") else "")
+        return f"{row.ratio:.2f}x" + (f" ({row.note})" if row.section in ("cv", "model_selection", "trials") else "")
     if row.unit == "features/s":
         return f"{row.value / 1e6:.0f} M features/s ({row.seconds:.3f} s)"
     if row.unit:

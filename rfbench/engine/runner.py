@@ -9,12 +9,18 @@ the features (its hyperparameters chosen over its grid) and scores the test spli
 the dataset's task, in chunks, timing each stage.  A trial's row goes to
 ``trials.csv``, its grid scores to ``grid.csv``.  Trials already in ``trials.csv``
 are skipped; a run that fails before recording any trial leaves no run directory.
+The first trial to do runs in this process; the others run in as many forked worker
+processes as the job has cores (``_trial_workers``), each with the job's BLAS threads and
+its model's folds in one thread: a trial's numbers are those of a serial run, bit for bit.
 """
 from __future__ import annotations
 
 import contextlib
 import logging
+import multiprocessing
 import os
+import queue
+import signal
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -122,9 +128,118 @@ def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: list[
         records.clear_trials(out / "grid.csv")
     log.info("run %s: %s, %d trial(s) to do in %s", out.name, _describe(cfg), len(todo), out)
     with trial_progress(exp["trials"], exp["trials"] - len(todo), name=f"run {out.name}") as progress:
-        busy = [t for t in todo if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]
+        # The first trial here: a config error known only from the features surfaces as in a serial
+        # run, and the workers, forked after it, inherit its warm caches (numba's kernels, the data).
+        busy = [t for t in todo[:1] if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]
+        rest, workers = todo[1:], _trial_workers(cfg, len(todo) - 1)
+        if workers > 1:
+            busy += _run_in_workers(cfg, data, kernel, out, rest, progress, workers)
+        else:
+            busy += [t for t in rest if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]
         for t in busy:  # wait for the other process, and compute the trial if it died
             _run_trial(cfg, data, kernel, out, t, progress, wait=True)
+
+
+def _trial_workers(cfg: Mapping[str, Any], n_trials: int) -> int:
+    """Processes computing ``n_trials`` trials at once: the job's cores (``experiment.blas_threads``,
+    else the CPUs this process may use), at most one per trial; 1 where ``fork`` is not available.
+
+    Trials in processes rather than one trial's CV folds in threads: the fold threads share one GIL
+    for the solver's per-step Python work, and every stage (transform, Gram error, refit) then runs
+    on all cores.  Two trials at once hold twice one trial's memory.
+    """
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    cores = cfg["experiment"]["blas_threads"] or len(os.sched_getaffinity(0))
+    return max(1, min(cores, n_trials))
+
+
+def _run_in_workers(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: list[int], progress: TrialProgress,
+                    workers: int) -> list[int]:
+    """Compute and record the trials ``todo`` in ``workers`` forked processes; return those another process holds.
+
+    Each worker takes trials from a queue, claims and records each itself (``records.claim``,
+    atomic writes), as a concurrent run of the same config would.  An error in a worker is raised
+    here; on any error or interrupt the workers are terminated, and what a killed one was writing is
+    a temporary the next run removes.
+    """
+    context = multiprocessing.get_context("fork")
+    tasks, results = context.SimpleQueue(), context.Queue()
+    processes, busy = [], []
+    try:
+        with _signals_deferred():  # one handled in os.fork's hooks would be lost there
+            for _ in range(workers):
+                processes.append(context.Process(target=_worker, args=(cfg, data, kernel, out, tasks, results),
+                                                 name="rfbench-trials", daemon=True))
+                processes[-1].start()
+        for t in [*todo, *[None] * workers]:  # None: no more trials; after the start, as a full pipe blocks
+            tasks.put(t)
+        for _ in todo:
+            t, claimed = _next_result(results, processes)
+            if claimed:
+                progress.trial_done()
+            else:
+                busy.append(t)
+    finally:
+        for process in processes:
+            process.terminate()  # SIGTERM: no-op on a worker that has ended
+            process.join()
+    return busy
+
+
+def _next_result(results: multiprocessing.Queue, processes: list) -> tuple[int, bool]:
+    """The next (trial, claimed) from the workers; a worker's error raised here, or RuntimeError if
+    a worker was killed (e.g. out of memory) or all have ended with trials unaccounted for."""
+    while True:
+        try:
+            t, claimed, error = results.get(timeout=1.0)
+        except queue.Empty:
+            if killed := [p.exitcode for p in processes if p.exitcode not in (None, 0)]:
+                raise RuntimeError(f"a trial worker process died (exit code {killed[0]})") from None
+            if all(p.exitcode == 0 for p in processes) and results.empty():
+                raise RuntimeError("the trial worker processes ended with trials not recorded") from None
+            continue
+        if error is not None:
+            raise error
+        return t, claimed
+
+
+def _worker(cfg: dict, data: Dataset, kernel: Kernel, out: Path, tasks, results) -> None:
+    """A forked worker: compute and record trials from ``tasks`` until None, putting (trial, claimed, error)
+    on ``results``; an error ends it.
+
+    Ctrl-C is left to the parent (which ends the workers), SIGTERM kills.  Its models train their
+    folds in one thread (the results do not depend on it); BLAS keeps the job's threads, as a
+    Frobenius norm (ddot) sums in per-thread parts: the Gram error is then the serial run's, bit
+    for bit.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    while (t := tasks.get()) is not None:
+        try:
+            results.put((t, _run_trial(cfg, data, kernel, out, t, None, wait=False, cv_threads=1), None))
+        except Exception as error:  # raised again in the parent
+            results.put((t, False, error))
+            return
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM noted in the block and raised again on leaving it, to their usual handlers.
+
+    Python runs a signal's handler at its next check, which may fall in ``os.fork``'s hooks
+    (logging's), where the Interrupted it raises would be printed and dropped.
+    """
+    received: list[int] = []
+    previous = {signum: signal.signal(signum, lambda signum, frame: received.append(signum))
+                for signum in interrupt.SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if received:
+            signal.raise_signal(received[0])
 
 
 def _summarize(out: Path) -> pd.DataFrame:
@@ -136,30 +251,32 @@ def _summarize(out: Path) -> pd.DataFrame:
     return trials
 
 
-def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, progress: TrialProgress,
-               *, wait: bool) -> bool:
+def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, progress: TrialProgress | None,
+               *, wait: bool, cv_threads: int | None = None) -> bool:
     """Compute and record trial ``t`` unless it is recorded; False if another process holds it.
 
     The model's grid scores go to ``grid.csv`` first: a trial counts as done once its row is in
-    ``trials.csv``, and a trial computed again replaces its grid rows.
+    ``trials.csv``, and a trial computed again replaces its grid rows.  ``cv_threads``: threads
+    training the model's folds, if not ``_cv_threads(cfg)``.
     """
     with records.claim(out, t, wait=wait) as claimed:
         if not claimed:
             return False
         if t not in records.recorded(out / "trials.csv"):
-            measured, grid = _trial(cfg, data, kernel, t, progress.fits)
+            measured, grid = _trial(cfg, data, kernel, t, progress and progress.fits, cv_threads)
             ids = {"run_id": out.name, "trial": t}
             if grid is not None:
                 records.record_grid(out / "grid.csv", grid.assign(**ids))
             row = {**config_.flatten(cfg), **ids, "seed": cfg["experiment"]["seed"], **measured}
             records.record_trial(out / "trials.csv", row)
             log.info("trial %d/%d: %s", t + 1, cfg["experiment"]["trials"], _format_metrics(row))  # 1-based
-        progress.trial_done()
+        if progress is not None:  # a worker's trials are counted by its parent
+            progress.trial_done()
     return True
 
 
-def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int,
-           fits: FitProgress | None) -> tuple[dict[str, Any], pd.DataFrame | None]:
+def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int, fits: FitProgress | None,
+           cv_threads: int | None = None) -> tuple[dict[str, Any], pd.DataFrame | None]:
     """One trial: sample the map, measure the Gram error, train and test; its row and grid scores."""
     exp = cfg["experiment"]
     fmap_seed, gram_seed, model_seed = (
@@ -180,7 +297,7 @@ def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int,
         row.update(_gram_errors(cfg, data, kernel, fmap, gram_seed))
         row["time_gram"] = time.perf_counter() - start
     deviations, grid = list(data.deviations), None
-    model = components.build_model(cfg, model_seed, n_jobs=_cv_threads(cfg), progress=fits)
+    model = components.build_model(cfg, model_seed, n_jobs=cv_threads or _cv_threads(cfg), progress=fits)
     if model is not None:
         row.update(_fit_model(cfg, data, fmap, model))
         grid = model.grid_scores_

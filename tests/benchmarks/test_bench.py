@@ -19,6 +19,8 @@ def test_quick_bench_writes_every_section(tmp_path, capsys):
     rss = table[table.name.str.endswith("peak RSS")]
     assert list(rss.name) == [f"{k} peak RSS" for k in bench.GRAM_KERNELS]
     assert ((rss.value > 0) & (rss.value < 2)).all()  # GiB
+    trials = table[table.section == "trials"]  # workers vs serial, and their records compared
+    assert len(trials) == 3 and trials.note.str.endswith("records bit-identical: True").sum() == 1
     printed = capsys.readouterr().out
     assert printed.startswith("`python benchmarks/bench.py --quick`")
     assert "| end to end | wall time of the paper make targets | not timed here" in printed

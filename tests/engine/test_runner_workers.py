@@ -1,0 +1,37 @@
+"""The runner's trial workers: forked processes, one per core, recording what a serial run records."""
+import os
+
+import pandas as pd
+import pytest
+
+from rfbench.engine import runner
+from tests.engine.test_runner import compose_cfg
+
+
+def test_trials_in_worker_processes_record_what_a_serial_run_records(tmp_path, monkeypatch):
+    """Trials after the first run in forked workers (here 2 of them) and are recorded bit for bit as a
+    serial run records them: the same rows (timings aside) and grid scores."""
+    overrides = ("classifier=liblinear", "classifier.log2_C=[-1,0,1]", "classifier.cv=2", "experiment.trials=3",
+                 "experiment.blas_threads=2")
+    real = runner._trial
+
+    def trial_with_pid(*args):
+        row, grid = real(*args)
+        return {**row, "pid": os.getpid()}, grid
+
+    monkeypatch.setattr(runner, "_trial", trial_with_pid)
+    parallel = runner.run(compose_cfg(tmp_path / "parallel", *overrides))
+    assert parallel.loc[0, "pid"] == os.getpid() and os.getpid() not in set(parallel.loc[1:, "pid"])
+    monkeypatch.setattr(runner, "_trial_workers", lambda cfg, n_trials: 1)
+    serial = runner.run(compose_cfg(tmp_path / "serial", *overrides))
+    assert set(serial["pid"]) == {os.getpid()}
+    same = [c for c in serial if not c.startswith("time_") and c not in ("pid", "experiment.results_dir")]
+    pd.testing.assert_frame_equal(parallel[same], serial[same])
+    grids = [pd.read_csv(next((tmp_path / run).rglob("grid.csv"))) for run in ("parallel", "serial")]
+    pd.testing.assert_frame_equal(*grids)
+
+
+@pytest.mark.parametrize(("blas_threads", "n_trials", "workers"), [(None, 9, len(os.sched_getaffinity(0))),
+                                                                   (2, 9, 2), (2, 1, 1), (1, 9, 1), (4, 3, 3)])
+def test_trials_run_in_one_worker_per_core_of_the_job(blas_threads, n_trials, workers):
+    assert runner._trial_workers({"experiment": {"blas_threads": blas_threads}}, n_trials) == workers
