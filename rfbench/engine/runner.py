@@ -146,12 +146,22 @@ def _trial_workers(cfg: Mapping[str, Any], n_trials: int) -> int:
 
     Trials in processes rather than one trial's CV folds in threads: the fold threads share one GIL
     for the solver's per-step Python work, and every stage (transform, Gram error, refit) then runs
-    on all cores.  Two trials at once hold twice one trial's memory.
+    on all cores.  Two trials at once hold twice one trial's memory, so there are no more workers
+    than the available memory holds copies of this process at its peak (the first trial's, an upper
+    bound: the data a fork shares is counted in each).
     """
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     cores = cfg["experiment"]["blas_threads"] or len(os.sched_getaffinity(0))
-    return max(1, min(cores, n_trials))
+    workers = max(1, min(cores, n_trials))
+    import resource  # POSIX, as fork is
+    peak, available = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, config_.available_memory()
+    if available is not None and workers > 1 and workers * peak > available:
+        fits = max(1, min(workers, available // peak))
+        log.info("%d trial(s) at once, not %d: %d would need %.1f GiB, %.1f GiB available",
+                 fits, workers, workers, workers * peak / 2**30, available / 2**30)
+        return fits
+    return workers
 
 
 def _run_in_workers(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: list[int], progress: TrialProgress,

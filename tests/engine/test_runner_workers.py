@@ -25,7 +25,7 @@ def test_trials_in_worker_processes_record_what_a_serial_run_records(tmp_path, m
     monkeypatch.setattr(runner, "_trial_workers", lambda cfg, n_trials: 1)
     serial = runner.run(compose_cfg(tmp_path / "serial", *overrides))
     assert set(serial["pid"]) == {os.getpid()}
-    same = [c for c in serial if not c.startswith("time_") and c not in ("pid", "experiment.results_dir")]
+    same = [c for c in serial if not c.startswith(("time_", "memory_")) and c not in ("pid", "experiment.results_dir")]
     pd.testing.assert_frame_equal(parallel[same], serial[same])
     grids = [pd.read_csv(next((tmp_path / run).rglob("grid.csv"))) for run in ("parallel", "serial")]
     pd.testing.assert_frame_equal(*grids)
@@ -35,3 +35,12 @@ def test_trials_in_worker_processes_record_what_a_serial_run_records(tmp_path, m
                                                                    (2, 9, 2), (2, 1, 1), (1, 9, 1), (4, 3, 3)])
 def test_trials_run_in_one_worker_per_core_of_the_job(blas_threads, n_trials, workers):
     assert runner._trial_workers({"experiment": {"blas_threads": blas_threads}}, n_trials) == workers
+
+
+@pytest.mark.parametrize(("copies", "workers"), [(0.5, 1), (1.5, 1), (2.5, 2), (10, 4)])
+def test_no_more_trial_workers_than_the_available_memory_holds_copies_of_the_process(monkeypatch, copies, workers):
+    """Each worker may grow to this process's peak: 4 cores but memory for ``copies`` peaks give ``workers``."""
+    import resource
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    monkeypatch.setattr(runner.config_, "available_memory", lambda: int(copies * peak))
+    assert runner._trial_workers({"experiment": {"blas_threads": 4}}, 9) == workers
