@@ -103,10 +103,18 @@ def test_bad_values_exit_with_a_clear_message(tmp_path, override, message):
     assert not list(tmp_path.iterdir()), "a rejected config wrote under results/"
 
 
+@pytest.mark.parametrize("override", ["dataset=nope", "kernel=nope", "feature_map=nope", "classifier=nope",
+                                      "job=nope", "experiment=nope", "experiment.force=maybe", "+foo=1"])
+def test_an_unknown_option_or_key_is_one_error_line_exit_2(tmp_path, override):
+    proc = rfbench(tmp_path, override)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(f"rfbench: error: {override} is invalid: ") and "Traceback" not in proc.stderr
+    assert not list(tmp_path.iterdir()), "a rejected command wrote under results/"
+
+
 def test_unknown_dataset_lists_the_valid_ones(tmp_path):
-    proc = rfbench(tmp_path, "dataset=nope")
-    assert proc.returncode != 0
-    assert "nope" in proc.stderr and "spambase" in proc.stderr and "letter" in proc.stderr
+    proc = rfbench(tmp_path, "dataset=spambse")
+    assert "did you mean dataset=spambase?" in proc.stderr and "letter" in proc.stderr
 
 
 def test_multirun_sweep_and_aggregate(tmp_path):
