@@ -85,18 +85,21 @@ def check_config(cfg: dict) -> None:
 def _compose(config_name: str, job: list[str]) -> DictConfig | None:
     """The config of one job, or None if it does not compose for a reason Hydra will report."""
     parsed = OverridesParser.create().parse_overrides(job)
-    _check_group_choices(parsed)
+    hydra = [o for o in parsed if o.key_or_group.startswith("hydra.")]  # --config-dir's search path
+    groups = _groups(config_name, parsed, [o.input_line for o in hydra])
+    parsed = [o for o in parsed if o not in hydra]
+    _check_group_choices(parsed, groups)
     _check_size_conflict(parsed)
-    base = _compose_groups(config_name, parsed)
+    base = _compose_groups(config_name, job, groups)
     if base is not None:
-        _check_keys(base, parsed)
+        _check_keys(base, parsed, groups)
     try:
         cfg = compose(config_name, overrides=job)
     except ConfigCompositionException:
         return None
     _check_resolves(cfg)
     if base is not None:
-        _check_booleans(base, cfg, parsed)
+        _check_booleans(base, cfg, parsed, groups)
     return cfg
 
 
@@ -108,16 +111,20 @@ def _check_resolves(cfg: DictConfig) -> None:
         raise config.ConfigError(f"{err.full_key} does not resolve: {err.msg.splitlines()[0]}") from None
 
 
-def _group_options(key: str) -> list[str]:
-    """Options of config group ``key`` ([] if ``key`` is no group)."""
-    return GlobalHydra.instance().config_loader().get_group_options(key)
+def _groups(config_name: str, parsed: list[Override], search_path: list[str]) -> dict[str, list[str]]:
+    """{key: its options} for each key of ``parsed`` that is a config group, in the search path the
+    command line sets (``--config-dir`` adds options)."""
+    loader = GlobalHydra.instance().config_loader()
+    options = {o.key_or_group: loader.get_group_options(o.key_or_group, config_name=config_name,
+                                                        overrides=search_path) for o in parsed}
+    return {key: names for key, names in options.items() if names}
 
 
-def _check_group_choices(parsed: list[Override]) -> None:
+def _check_group_choices(parsed: list[Override], groups: dict[str, list[str]]) -> None:
     """A group takes exactly one of its options: ``dataset=null`` or ``dataset=[]`` selects none,
     ``dataset=nope`` one that does not exist (Hydra would end in its own exception, status 1)."""
     for override in parsed:
-        options = _group_options(override.key_or_group)
+        options = groups.get(override.key_or_group)
         value = override.value()
         if options and not isinstance(value, str):  # None, a list or ~group
             raise config.ConfigError(
@@ -140,15 +147,18 @@ def _check_size_conflict(parsed: list[Override]) -> None:
             f"M = n_components, or {both[0]} to use M = round(m_over_d * d)")
 
 
-def _compose_groups(config_name: str, parsed: list[Override]) -> DictConfig | None:
-    """The config of the command line's group choices alone, the keys and defaults its other overrides meet."""
+def _compose_groups(config_name: str, job: list[str], groups: dict[str, list[str]]) -> DictConfig | None:
+    """The config of the command line's group choices (and search path) alone: the keys and defaults
+    its other overrides meet."""
+    parsed = OverridesParser.create().parse_overrides(job)
     try:
-        return compose(config_name, overrides=[o.input_line for o in parsed if _group_options(o.key_or_group)])
+        return compose(config_name, overrides=[o.input_line for o in parsed
+                                               if o.key_or_group in groups or o.key_or_group.startswith("hydra.")])
     except ConfigCompositionException:
         return None
 
 
-def _check_keys(base: DictConfig, parsed: list[Override]) -> None:
+def _check_keys(base: DictConfig, parsed: list[Override], groups: dict[str, list[str]]) -> None:
     """Raise ConfigError naming the first override whose key the config lacks, or that adds a key.
 
     ``+key=v`` and ``++key=v`` add a key no component reads, which would change the run id and
@@ -156,7 +166,7 @@ def _check_keys(base: DictConfig, parsed: list[Override]) -> None:
     (Hydra would fail on it); ``++key=v`` on one that exists is an ordinary override.
     """
     for override in parsed:
-        if _group_options(override.key_or_group):
+        if override.key_or_group in groups:
             continue
         node: object = base
         path = override.key_or_group.split(".")
@@ -171,7 +181,7 @@ def _check_keys(base: DictConfig, parsed: list[Override]) -> None:
                                      "drop the '+' to change it")
 
 
-def _check_booleans(base: DictConfig, cfg: DictConfig, parsed: list[Override]) -> None:
+def _check_booleans(base: DictConfig, cfg: DictConfig, parsed: list[Override], groups: dict[str, list[str]]) -> None:
     """A key whose default is true or false takes true or false (``experiment.force=maybe`` is refused).
 
     The composed value is read, so an interpolation that resolves to a boolean passes.
@@ -179,7 +189,7 @@ def _check_booleans(base: DictConfig, cfg: DictConfig, parsed: list[Override]) -
     for override in parsed:
         key = override.key_or_group
         default = OmegaConf.select(base, key, default=None, throw_on_resolution_failure=False)
-        if _group_options(key) or not isinstance(default, bool):
+        if key in groups or not isinstance(default, bool):
             continue
         try:
             value = OmegaConf.select(cfg, key)

@@ -221,6 +221,7 @@ def _fit_model(cfg: dict, data: Dataset, fmap, model) -> dict[str, Any]:
     with components.reported_as("feature_map", cfg):
         Z_test = _transform(fmap, data.X_test, chunk) if on_test else None
     start = time.perf_counter()
+    components.check_model_memory(cfg, model, Z)
     with components.reported_as("classifier", cfg):  # e.g. more columns than solver=newton takes, known only now
         model.fit(Z, data.y_train, *((Z_test, data.y_test) if on_test else ()))
     row["time_train"] = time.perf_counter() - start

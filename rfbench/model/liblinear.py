@@ -233,6 +233,35 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             self._fit_liblinear(X, y_idx, grid, cross_validate)
         return self
 
+    def memory_needs(self, n_rows: int, width: int, stored: int, sparse: bool) -> dict[str, int]:
+        """Bytes of the largest arrays ``fit`` holds beside the features, known before it starts.
+
+        Parameters
+        ----------
+        n_rows : int
+            Training rows n.
+        width : int
+            Columns of the features (p = width + 1 with the bias column).
+        stored : int
+            Values stored per row: every column, or a sparse row's nonzeros.
+        sparse : bool
+            Whether the features come as a sparse matrix.
+
+        Returns
+        -------
+        dict of str to int
+            ``"newton"``: its float64 design n x p (sparse features densified, then once more on
+            their row space), and one p x p Hessian per thread with the one the refit shares (for
+            sparse features also the row-space basis and its eigendecomposition, 2 p^2);
+            LibLinear's solvers: their copy of the features as 16-byte feature nodes, n (stored + 2).
+        """
+        if self.solver != NEWTON:
+            return {f"LibLinear -s {self.solver}'s feature nodes": n_rows * (stored + 2) * 16}
+        p = width + (self.bias >= 0)
+        threads = self.n_jobs if is_int(self.n_jobs) and self.n_jobs > 0 else 1
+        return {f"solver=newton's float64 design{' (densified)' if sparse else ''}": (1 + sparse) * n_rows * p * 8,
+                "solver=newton's p x p Hessians": (threads + 1 + 2 * sparse) * p * p * 8}
+
     def _check_newton_cost(self, X, y, n_C: int, sparse: bool) -> None:
         """Log the Newton path's estimated cost, or refuse it (``newton_cost.check_newton_cost``)."""
         n_rows, n_features = X.shape if sp.issparse(X) else np.shape(X)

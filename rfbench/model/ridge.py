@@ -21,6 +21,7 @@ Both estimators solve, for every lambda of a grid,
 from __future__ import annotations
 
 import inspect
+import logging
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +37,8 @@ from threadpoolctl import threadpool_limits
 
 from rfbench.model.grid_search import GridSearchResults, Progress, check_cv, check_grid, make_folds
 from rfbench.validation import is_int, is_real
+
+log = logging.getLogger("rfbench")
 
 #: Default grid lambda = 10^-4, 10^-3, ..., 10^4.
 DEFAULT_LAMBDA_GRID: tuple[float, ...] = tuple(float(v) for v in 10.0 ** np.arange(-4, 5))
@@ -208,13 +211,33 @@ class _RidgeCV(GridSearchResults, BaseEstimator):
         return coef, intercept
 
     # --- helpers -----------------------------------------------------------------------
-    def _pick_solver(self, Z: np.ndarray | sp.spmatrix) -> str:
+    def memory_needs(self, n_rows: int, width: int, stored: int, sparse: bool) -> dict[str, int]:
+        """Bytes of the largest arrays ``fit`` holds beside the features, known before it starts.
+
+        ``"eigen"``: per fold thread the normal equations' p x p matrix C^T C, its eigenvectors
+        and LAPACK's workspace, about 3 p^2 float64; ``"lsqr"``: per fold thread the fold's rows
+        in float64 (their stored values and, sparse, a column index each).  Parameters as
+        ``LibLinearClassifier.memory_needs``.
+        """
+        threads = self.n_jobs if is_int(self.n_jobs) and self.n_jobs > 0 else 1
+        if self._solver_for(width, sparse) == "eigen":
+            return {"ridge's normal equations (p x p per fold)": threads * 3 * width * width * 8}
+        return {"ridge's float64 rows (lsqr, per fold)": threads * n_rows * stored * (8 + 8 * sparse)}
+
+    def _solver_for(self, width: int, sparse: bool) -> str:
+        """The solver ``fit`` runs on features of ``width`` columns (``"auto"`` resolved)."""
         if self.solver == "auto":
-            return "eigen" if not sp.issparse(Z) and Z.shape[1] <= MAX_EIGEN_FEATURES else "lsqr"
-        if self.solver == "eigen" and Z.shape[1] > MAX_EIGEN_FEATURES:
+            return "eigen" if not sparse and width <= MAX_EIGEN_FEATURES else "lsqr"
+        return self.solver
+
+    def _pick_solver(self, Z: np.ndarray | sp.spmatrix) -> str:
+        solver = self._solver_for(Z.shape[1], sp.issparse(Z))
+        if solver == "eigen" and Z.shape[1] > MAX_EIGEN_FEATURES:
             raise ValueError(f"solver='eigen' forms a p x p Gram and Z has p={Z.shape[1]} columns, more than "
                              f"{MAX_EIGEN_FEATURES}; use solver='lsqr'")
-        return self.solver
+        log.info("model: ridge, solver=%s%s, on %s features (%d x %d)", solver,
+                 " (auto)" if self.solver == "auto" else "", "sparse" if sp.issparse(Z) else "dense", *Z.shape)
+        return solver
 
     def _path(self, Z: np.ndarray | sp.spmatrix, Y: np.ndarray, rows: np.ndarray, grid: Sequence[float]) -> Path:
         if self.solver_ == "eigen":
