@@ -58,6 +58,7 @@ def check_command_line(argv: Sequence[str], config_dir: str, config_name: str = 
     if not args.multirun and any(o.is_sweep_override() for o in parsed) or not os.path.isdir(config_dir):
         return  # a sweep without --multirun, or no such config folder: Hydra says so
     with initialize_config_dir(os.path.abspath(config_dir), version_base="1.3"):
+        _check_hydra_choices(args.config_name or config_name, [o for o in args.overrides if o.startswith("hydra/")])
         for job in jobs:
             cfg = _compose(args.config_name or config_name, job)
             if cfg is not None and args.cfg is None:  # --cfg only prints the config
@@ -135,6 +136,15 @@ def _check_group_choices(parsed: list[Override], groups: dict[str, list[str]]) -
             hint = f"; did you mean {override.key_or_group}={close[0]}?" if close else "."
             raise config.ConfigError(f"{override.input_line} is invalid: {override.key_or_group} has no option "
                                      f"'{value}'{hint} Valid options: {', '.join(options)}")
+
+
+def _check_hydra_choices(config_name: str, overrides: list[str]) -> None:
+    """Hydra's own groups (``hydra/launcher=nope``) take one of their options too."""
+    try:
+        parsed = OverridesParser.create().parse_overrides(overrides)
+    except HydraException:
+        return  # a syntax error: Hydra says where
+    _check_group_choices([o for o in parsed if not o.is_sweep_override()], _groups(config_name, parsed, []))
 
 
 def _check_size_conflict(parsed: list[Override]) -> None:

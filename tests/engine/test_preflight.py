@@ -37,6 +37,7 @@ def check(*argv: str) -> None:
     (["job=nope"], "job has no option 'nope'. Valid options: li_variance_grid,"),
     (["experiment=nope"], "experiment has no option 'nope'. Valid options: askrff_accuracy,"),
     (["-m", "kernel=gaussian,nope"], "kernel has no option 'nope'"),
+    (["hydra/launcher=nope"], "hydra/launcher=nope is invalid: hydra/launcher has no option 'nope'. Valid options: "),
     # a boolean key given something else
     (["experiment.force=maybe"], "experiment.force=maybe is invalid: experiment.force is true or false"),
     (["dataset.allow_unverified=2"],
@@ -79,6 +80,7 @@ def test_the_suggested_key_works():
     ["--help"],
     ["experiment.force=true", "++dataset.scale=minmax_unit_rows"],  # ++ on a key that exists overrides it
     ["-m", "experiment.force=false,true"],
+    ["hydra/launcher=basic"],
 ])
 def test_valid_command_lines_pass(argv):
     check(*argv)
@@ -88,7 +90,6 @@ def test_valid_command_lines_pass(argv):
     ["feature_map.m_over_d=1,2"],  # a sweep without -m: Hydra explains
     ["kernel=gaussian,linear"],
     ["--config-path", "/nonexistent", "kernel=nope"],
-    ["hydra/launcher=nope"],
 ])
 def test_what_hydra_reports_is_left_to_hydra(argv):
     check(*argv)
