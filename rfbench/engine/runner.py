@@ -269,6 +269,11 @@ def _check_against_data(cfg: dict, data: Dataset) -> Kernel:
     if hasattr(model, "check_cv"):
         with components.reported_as("classifier", cfg):
             model.check_cv(data.y_train)
+    fmap = components.build_feature_map(cfg, kernel)
+    width = fmap.output_width(data.d)
+    if hasattr(model, "check_cost") and width is not None:  # before any run folder: a refusal costs nothing
+        with components.reported_as("classifier", cfg):
+            model.check_cost(n, width, data.n_classes, fmap.sparse_output, quiet=True)
     return kernel
 
 

@@ -206,7 +206,8 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         grid = np.asarray(self.C_grid, dtype=np.float64)
         sparse = sp.issparse(X)
         if self.solver == NEWTON:  # before densifying: a refusal costs nothing
-            self._check_newton_cost(X, y, len(grid), sparse)
+            n_rows, n_features = X.shape if sp.issparse(X) else np.shape(X)
+            self.check_cost(n_rows, n_features, len(np.unique(np.asarray(y))), sparse)
         else:
             log.info("model: LibLinear -s %s on %s features (%d x %d)", self.solver, "sparse" if sparse else "dense",
                      *X.shape)
@@ -262,13 +263,14 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         return {f"solver=newton's float64 design{' (densified)' if sparse else ''}": (1 + sparse) * n_rows * p * 8,
                 "solver=newton's p x p Hessians": (threads + 1 + 2 * sparse) * p * p * 8}
 
-    def _check_newton_cost(self, X, y, n_C: int, sparse: bool) -> None:
-        """Log the Newton path's estimated cost, or refuse it (``newton_cost.check_newton_cost``)."""
-        n_rows, n_features = X.shape if sp.issparse(X) else np.shape(X)
-        n_classes = len(np.unique(np.asarray(y)))
-        solves = n_C if self.selection == "test_grid" else (
-            self.cv * n_C + 1 if self.cv > 1 and n_C > 1 else 1)
-        check_newton_cost(n_rows, n_features + (self.bias >= 0), 1 if n_classes <= 2 else n_classes, solves, sparse)
+    def check_cost(self, n_rows: int, width: int, n_classes: int, sparse: bool, quiet: bool = False) -> None:
+        """Log the Newton path's estimated cost, or refuse it (``newton_cost.check_newton_cost``); the runner
+        calls it once the data are loaded, before any trial, with the width the feature map states."""
+        if self.solver != NEWTON:
+            return
+        n_C = len(self.C_grid)
+        solves = n_C if self.selection == "test_grid" else (self.cv * n_C + 1 if self.cv > 1 and n_C > 1 else 1)
+        check_newton_cost(n_rows, width + (self.bias >= 0), 1 if n_classes <= 2 else n_classes, solves, sparse, quiet)
 
     def _test_set(self, X_test, y_test) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray]:
         """The test features and their labels as indices into ``classes_`` (-1: a label not trained on)."""
