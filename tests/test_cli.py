@@ -167,3 +167,11 @@ def test_lis_natural_gcws_command_is_refused_up_front_with_its_cost_and_the_chea
     assert "15000 rows x 4096 columns (sparse, densified" in proc.stderr and "CPU-hours" in proc.stderr
     assert "choose solver=1 (LibLinear -s 1" in proc.stderr and "removed" not in proc.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_a_map_refusing_a_row_of_the_gram_sample_is_one_error_line(tmp_path):
+    """Spambase has an all-zero row, which GCWS cannot sample: met first in the Gram error's sample."""
+    proc = rfbench(tmp_path, "kernel=gmm", "feature_map=gcws", "classifier=none", "experiment.n_gram=2760")
+    assert proc.returncode == 2, proc.stderr
+    assert "rfbench: error: feature_map=gcws: 1 row(s) of X are all zero" in proc.stderr
+    assert "Traceback" not in proc.stderr and not list(tmp_path.rglob("*.csv"))

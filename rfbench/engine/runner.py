@@ -176,7 +176,8 @@ def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int,
     row.update(M=m, m_over_d=m / data.d, **fmap.fit_record())
     if exp["n_gram"]:
         start = time.perf_counter()
-        row.update(_gram_errors(cfg, data, kernel, fmap, gram_seed))
+        with components.reported_as("feature_map", cfg):  # e.g. GCWS on an all-zero row of the sample
+            row.update(_gram_errors(cfg, data, kernel, fmap, gram_seed))
         row["time_gram"] = time.perf_counter() - start
     deviations, grid = list(data.deviations), None
     model = components.build_model(cfg, model_seed, n_jobs=_cv_threads(cfg), progress=fits)
