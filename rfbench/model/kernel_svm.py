@@ -34,6 +34,7 @@ from rfbench.kernel import KERNELS, make_kernel
 from rfbench.kernel.modulated import squared_distances as kernel_squared_distances
 from rfbench.model.grid_search import GridSearchResults, Progress, check_cv, check_grid, make_folds
 from rfbench.model.liblinear import DEFAULT_C_GRID
+from rfbench.model.pool import worker_pool
 from rfbench.validation import is_int, is_real
 
 #: Default RBF grid gamma = 2^-4, 2^-2, 1, 4, 16 (for features scaled to about [-1, 1]).
@@ -220,7 +221,7 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
         self.test_scores_ = np.full(shape, np.nan)
         base, test_base = self._base(self.X_train_), None if X_test is None else self._base(X_test)
         gram, test_gram = self._buffer(base), self._buffer(test_base)
-        with ThreadPoolExecutor(self.n_jobs) as pool:
+        with worker_pool(self.n_jobs) as pool:
             for i, gamma in enumerate(gammas):
                 gram = self._gram(base, gamma, gram)
                 for train, test in folds:

@@ -33,6 +33,7 @@ from threadpoolctl import threadpool_limits
 from rfbench.model.grid_search import GridSearchResults
 from rfbench.model.newton_cost import check_newton_cost
 from rfbench.model.newton_svc import DEFAULT_TOL, newton_gram, row_space, squared_hinge_paths
+from rfbench.model.pool import worker_pool
 from rfbench.validation import is_int, is_real
 
 #: The paper's grid C = 2^-5, 2^-4, ..., 2^5.
@@ -293,7 +294,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             (Z, Q), tol = _newton_design(X, self.bias, sparse), DEFAULT_TOL if self.tol is None else float(self.tol)
             signs = _one_vs_rest_signs(y_idx, len(self.classes_))
             Z_test = _in_basis(_design_matrix(X_test, self.bias), Q)
-            with threadpool_limits(limits=1), ThreadPoolExecutor(self.n_jobs) as pool:
+            with threadpool_limits(limits=1), worker_pool(self.n_jobs) as pool:
                 W = _newton_paths(pool, Z, signs, grid[order], tol).result()
             scores[order] = _newton_accuracy(W, Z_test, y_test)
             W = _from_basis(W, Q)
@@ -337,7 +338,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         signs = _one_vs_rest_signs(y_idx, len(self.classes_))
         tol = DEFAULT_TOL if self.tol is None else float(self.tol)
         order = np.argsort(grid, kind="stable")
-        with threadpool_limits(limits=1), ThreadPoolExecutor(self.n_jobs) as pool:
+        with threadpool_limits(limits=1), worker_pool(self.n_jobs) as pool:
             start = None
             if cross_validate:
                 folds = list(StratifiedKFold(n_splits=self.cv, shuffle=True, random_state=self.random_state)
@@ -454,7 +455,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             return self._fold_scores(X, y_idx, prob, grid, *fold)
 
         if self.n_jobs > 1 and self.solver in PRIMAL_SOLVERS:
-            with ThreadPoolExecutor(self.n_jobs) as pool:
+            with worker_pool(self.n_jobs) as pool:
                 scores = list(pool.map(fold_scores, folds.split(X, y_idx)))
         else:
             scores = [fold_scores(fold) for fold in folds.split(X, y_idx)]

@@ -24,7 +24,6 @@ import inspect
 import logging
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -36,6 +35,7 @@ from sklearn.utils.validation import check_array, check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from rfbench.model.grid_search import GridSearchResults, Progress, check_cv, check_grid, make_folds
+from rfbench.model.pool import worker_pool
 from rfbench.validation import is_int, is_real
 
 log = logging.getLogger("rfbench")
@@ -179,7 +179,7 @@ class _RidgeCV(GridSearchResults, BaseEstimator):
         folds = (make_folds(self.cv, labels, stratified=self.task == "classification", random_state=self.random_state)
                  if cross_validate else [])
         progress = Progress(self.progress, len(folds) * len(grid) + 1)
-        with threadpool_limits(limits=1), ThreadPoolExecutor(self.n_jobs) as pool:
+        with threadpool_limits(limits=1), worker_pool(self.n_jobs) as pool:
             jobs = [pool.submit(self._fold_scores, Z, Y, labels, grid, *fold) for fold in folds]
             scores = np.zeros(len(grid))
             for job in jobs:
