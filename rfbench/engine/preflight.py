@@ -49,6 +49,9 @@ def check_command_line(argv: Sequence[str], config_dir: str, config_name: str = 
         config_dir = os.path.join(os.path.dirname(os.path.dirname(__file__)), args.config_path)  # rfbench/
     overrides = [o for o in args.overrides if not o.startswith(("hydra.", "hydra/"))]
     if args.config_dir is not None:
+        if not os.path.isdir(args.config_dir):
+            raise config.ConfigError(f"--config-dir {args.config_dir!r} is invalid: not a folder (it adds config "
+                                     "groups' options, e.g. tests/toy_components/configs)")
         overrides.append(f"hydra.searchpath=[file://{os.path.abspath(args.config_dir)}]")
     try:
         parsed = OverridesParser.create().parse_overrides(overrides)

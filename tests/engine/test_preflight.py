@@ -37,6 +37,7 @@ def check(*argv: str) -> None:
     (["job=nope"], "job has no option 'nope'. Valid options: li_variance_grid,"),
     (["experiment=nope"], "experiment has no option 'nope'. Valid options: askrff_accuracy,"),
     (["-m", "kernel=gaussian,nope"], "kernel has no option 'nope'"),
+    (["--config-dir", "/nonexistent"], "--config-dir '/nonexistent' is invalid: not a folder"),
     (["hydra/launcher=nope"], "hydra/launcher=nope is invalid: hydra/launcher has no option 'nope'. Valid options: "),
     # a boolean key given something else
     (["experiment.force=maybe"], "experiment.force=maybe is invalid: experiment.force is true or false"),
