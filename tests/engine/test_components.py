@@ -170,9 +170,9 @@ def test_each_model_counts_what_its_path_holds():
     assert ridge_cv(n_jobs=2).memory_needs(n, p, p, False) == {
         "ridge's normal equations (p x p per fold)": 2 * 3 * p * p * 8}
     assert ridge_cv().memory_needs(n, 9000, 9000, False) == {"ridge's float64 rows (lsqr, per fold)": n * 9000 * 8}
-    assert ridge_cv().memory_needs(n, p, 10, True) == {"ridge's float64 rows (lsqr, per fold)": n * 10 * 16}
-    assert ridge_cv(solver="eigen").memory_needs(n, p, 10, True) == {
-        "ridge's normal equations (p x p per fold)": 3 * p * p * 8}
+    assert ridge_cv(solver="lsqr").memory_needs(n, p, 10, True) == {
+        "ridge's float64 rows (lsqr, per fold)": n * 10 * 16}
+    assert ridge_cv().memory_needs(n, p, 10, True) == {"ridge's normal equations (p x p per fold)": 3 * p * p * 8}
     assert PrecomputedKernelSVC(cv=5).memory_needs(n, p, p, False) == {
         "libsvm's precomputed distances and Grams (n x n)": 8 * (2 + 0.8) * n * n}
 
