@@ -103,10 +103,18 @@ def test_bad_values_exit_with_a_clear_message(tmp_path, override, message):
     assert not list(tmp_path.iterdir()), "a rejected config wrote under results/"
 
 
+@pytest.mark.parametrize("override", ["dataset=nope", "kernel=nope", "feature_map=nope", "classifier=nope",
+                                      "job=nope", "experiment=nope", "experiment.force=maybe", "+foo=1"])
+def test_an_unknown_option_or_key_is_one_error_line_exit_2(tmp_path, override):
+    proc = rfbench(tmp_path, override)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(f"rfbench: error: {override} is invalid: ") and "Traceback" not in proc.stderr
+    assert not list(tmp_path.iterdir()), "a rejected command wrote under results/"
+
+
 def test_unknown_dataset_lists_the_valid_ones(tmp_path):
-    proc = rfbench(tmp_path, "dataset=nope")
-    assert proc.returncode != 0
-    assert "nope" in proc.stderr and "spambase" in proc.stderr and "letter" in proc.stderr
+    proc = rfbench(tmp_path, "dataset=spambse")
+    assert "did you mean dataset=spambase?" in proc.stderr and "letter" in proc.stderr
 
 
 def test_multirun_sweep_and_aggregate(tmp_path):
@@ -149,3 +157,21 @@ def test_each_kernel_runs_its_natural_feature_map_and_an_explicit_one_wins(tmp_p
 def test_a_single_run_leaves_only_its_run_folder(rff_run):
     tmp, _ = rff_run
     assert [p.relative_to(tmp).as_posix() for p in tmp.glob("*/*")] == ["default/runs"]
+
+
+def test_lis_natural_gcws_command_is_refused_up_front_with_its_cost_and_the_cheaper_options(tmp_path):
+    """Issue 37's trap (12 min 33 s, 2.2 GB): refused once the data are loaded, before any run folder
+    or feature is made, from the width GCWS states (2^b k = 4096 columns)."""
+    proc = rfbench(tmp_path, "kernel=gmm", "dataset=letter_li", "feature_map.b=5", "experiment.trials=1")
+    assert proc.returncode == 2, proc.stderr
+    assert "15000 rows x 4096 columns (sparse, densified" in proc.stderr and "CPU-hours" in proc.stderr
+    assert "choose solver=1 (LibLinear -s 1" in proc.stderr and "removed" not in proc.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_map_refusing_a_row_of_the_gram_sample_is_one_error_line(tmp_path):
+    """Spambase has an all-zero row, which GCWS cannot sample: met first in the Gram error's sample."""
+    proc = rfbench(tmp_path, "kernel=gmm", "feature_map=gcws", "classifier=none", "experiment.n_gram=2760")
+    assert proc.returncode == 2, proc.stderr
+    assert "rfbench: error: feature_map=gcws: 1 row(s) of X are all zero" in proc.stderr
+    assert "Traceback" not in proc.stderr and not list(tmp_path.rglob("*.csv"))

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 import yaml
 from sklearn.base import clone
 
@@ -245,16 +246,17 @@ def check(cfg: Mapping[str, Any], d: int, n_train: int) -> Kernel:
     if model is not None:
         with reported_as("classifier", cfg):
             model.check_params()
-    _check_memory(cfg, fmap, d, n_train if model is not None else 0)
+    _check_memory(cfg, fmap, d, n_train if model is not None else 0, model)
     return kernel
 
 
-def memory_estimate(fmap, d: int, n_train: int) -> dict[str, int]:
+def memory_estimate(fmap, d: int, n_train: int, model=None) -> dict[str, int]:
     """Bytes of a trial's largest arrays, from the map's ``output_size`` (empty if it does not say).
 
-    The fitted map's parameters, the ``n_train`` training features, and the model's working copy
-    of them, counted at LibLinear's 16 bytes per entry (rfbench's Newton solver holds a float64
-    copy and Gram matrices of at most the same size).
+    The fitted map's parameters, the ``n_train`` training features, and what the model holds
+    beside them for the path it will take on them: its ``memory_needs(n, width, stored, sparse)``
+    (e.g. Newton's densified design, ridge's normal equations, libsvm's n x n Grams), or else a
+    working copy of the features at LibLinear's 16 bytes per entry.
     """
     size = fmap.output_size(d)
     if size is None:
@@ -265,28 +267,61 @@ def memory_estimate(fmap, d: int, n_train: int) -> dict[str, int]:
         index = 8 if fmap.sparse_output else 0  # a CSR column index (int64 at most)
         per_value = np.dtype(getattr(fmap, "dtype", "float64")).itemsize + index
         sizes["training features"] = n_train * stored * per_value
-        sizes["model's copy"] = n_train * (stored + 2) * 16
+        if hasattr(model, "memory_needs"):
+            width = (fmap.output_width(d) or stored) if fmap.sparse_output else stored  # unknown: at least stored
+            sizes.update(model.memory_needs(n_train, width, stored, fmap.sparse_output))
+        else:
+            sizes["model's copy"] = n_train * (stored + 2) * 16
     return sizes
 
 
-def _check_memory(cfg: Mapping[str, Any], fmap, d: int, n_train: int) -> None:
-    node = cfg["feature_map"]
-    key = "n_components" if node.get("n_components") is not None or "m_over_d" not in node else "m_over_d"
-    culprit, fix = f"feature_map.{key}={node.get(key)!r} is invalid", ""
-    available = config.available_memory()
-    if "n_components" in fmap.get_params() and available is not None:
-        def need(m: int) -> int:
-            return sum(memory_estimate(clone(fmap).set_params(n_components=m), d, n_train).values())
+def _check_memory(cfg: Mapping[str, Any], fmap, d: int, n_train: int, model=None) -> None:
+    """Refuse a trial whose estimate exceeds the memory available now, with the largest M that fits,
+    or naming the model and the data when no M fits (libsvm's n x n Grams do not shrink with M)."""
+    sizes, available = memory_estimate(fmap, d, n_train, model), config.available_memory()
+    if available is None or sum(sizes.values()) <= available:
+        return
 
-        one, two = need(1), need(2)
-        if two > one:
-            # The estimate grows with M, affinely for most maps (quadratically for Nystroem's
-            # K_LL): the affine bound is exact or too large, bisected down to the largest M that fits.
-            low, high = 0, max(0, (available - (2 * one - two)) // (two - one))
-            while low < high:
-                middle = (low + high + 1) // 2
-                low, high = (middle, high) if need(middle) <= available else (low, middle - 1)
-            m_max = low
-            culprit += f" (M = {fmap.n_components} on d={d}, {n_train} training points)"
-            fix = f"choose {key} <= {m_max if key == 'n_components' else f'{m_max / d:.4g}'}"
-    config.check_memory(memory_estimate(fmap, d, n_train), culprit, fix)
+    def need(m: int) -> int:
+        return sum(memory_estimate(clone(fmap).set_params(n_components=m), d, n_train, model).values())
+
+    node = cfg["feature_map"]
+    if "n_components" in fmap.get_params() and need(1) <= available:
+        key = "n_components" if node.get("n_components") is not None or "m_over_d" not in node else "m_over_d"
+        m_max = _largest_fitting(need, available)
+        config.check_memory(sizes, f"feature_map.{key}={node.get(key)!r} is invalid (M = {fmap.n_components} on "
+                                   f"d={d}, {n_train} training points)",
+                            f"choose {key} <= {m_max if key == 'n_components' else f'{m_max / d:.4g}'}")
+    config.check_memory(sizes, f"classifier={cfg['classifier']['name']} on dataset={cfg['dataset']['name']} "
+                               f"({n_train} training points, d={d}) is invalid",
+                        "choose another classifier or a smaller training set")
+
+
+def _largest_fitting(need: Callable[[int], int], available: int) -> int:
+    """The largest M with need(M) <= available, for need(1) <= available and need growing with M.
+
+    Most maps' estimates are affine in M (Nystroem's K_LL and Newton's Hessians quadratic): the
+    secant through M = 1, 2 bounds M from above, and bisection brings it down to the largest M that fits.
+    """
+    one, two = need(1), need(2)
+    low, high = 1, max(1, (available - (2 * one - two)) // max(1, two - one))
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if need(middle) <= available else (low, middle - 1)
+    return low
+
+
+def check_model_memory(cfg: Mapping[str, Any], model, Z) -> None:
+    """Refuse a model whose arrays for the training features ``Z`` exceed the memory available now.
+
+    Checked again once the features exist, because a sparse map's width (binning's occupied bins,
+    GCWS's codes) is known only then; ``check`` has counted what was known before.
+    """
+    if not hasattr(model, "memory_needs"):
+        return
+    (n, width), sparse = Z.shape, sp.issparse(Z)
+    stored = -(-Z.nnz // max(n, 1)) if sparse else width
+    config.check_memory(model.memory_needs(n, width, stored, sparse),
+                        f"classifier={cfg['classifier']['name']} is invalid on these {n} x {width} "
+                        f"{'sparse ' if sparse else ''}features",
+                        "choose fewer features (a smaller feature_map.n_components) or another solver")

@@ -171,6 +171,9 @@ def validate(cfg: Mapping[str, Any]) -> None:
     _require(isinstance(norms, list) and len(norms) > 0 and set(norms) <= set(NORMS)
              and len(set(norms)) == len(norms), "experiment.gram_norms", norms,
              f"a non-empty list of distinct norms out of {list(NORMS)}")
+    for field, value in (("experiment.force", exp["force"]),
+                         ("dataset.allow_unverified", cfg["dataset"].get("allow_unverified", False))):
+        _require(isinstance(value, bool), field, value, "true or false")
     _validate_results_dir(exp["results_dir"])
     _validate_name(exp["name"])
 

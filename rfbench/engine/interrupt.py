@@ -9,6 +9,7 @@ runner notes its trials recorded and planned on the exception (:func:`note_trial
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -61,10 +62,22 @@ def interruptible(prog: str) -> Iterator[None]:
     except KeyboardInterrupt as err:
         signum = getattr(err, "signum", signal.SIGINT)
         print(f"{prog}: {message(err)}", file=sys.stderr)
+        if _busy_threads():  # a model's fits still running in its pool: exiting would first wait for them
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(128 + signum)
         sys.exit(128 + signum)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _busy_threads() -> bool:
+    """Whether threads other than this one would keep the interpreter from exiting (pool workers in a fit).
+
+    Their work is abandoned: every record is written atomically, and the run's cleanup has run.
+    """
+    return any(t.is_alive() and t is not threading.current_thread() and not t.daemon for t in threading.enumerate())
 
 
 def message(err: KeyboardInterrupt) -> str:

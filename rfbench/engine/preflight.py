@@ -5,9 +5,11 @@ and it answers a mistyped key (``feature_map.m_over=2``) with advice that is
 wrong here (append it with ``+``).  ``check_command_line`` composes every job of
 the command line as Hydra will, with Hydra's compose API, and raises ConfigError
 for what it can name: an unknown key (with the closest valid one), a config group
-given no option or several, ``n_components`` and ``m_over_d`` set together, and any
-value ``check_config`` rejects.  Anything else it leaves to Hydra, which then
-fails on the same input with its own message.
+given no option, several or one it does not have (with the closest option), a key added with
+``+``/``++`` that no config declares, a value of another type for a boolean key,
+``n_components`` and ``m_over_d`` set together, an interpolation that does not resolve, and any
+value ``check_config`` rejects.  Anything else it leaves to Hydra, which then fails on the same
+input with its own message.
 """
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ from hydra.core.global_hydra import GlobalHydra
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.core.override_parser.types import Override
 from hydra.errors import ConfigCompositionException, HydraException
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import OmegaConfBaseException
 
 from rfbench.engine import components, config, jobs
 
@@ -46,6 +49,9 @@ def check_command_line(argv: Sequence[str], config_dir: str, config_name: str = 
         config_dir = os.path.join(os.path.dirname(os.path.dirname(__file__)), args.config_path)  # rfbench/
     overrides = [o for o in args.overrides if not o.startswith(("hydra.", "hydra/"))]
     if args.config_dir is not None:
+        if not os.path.isdir(args.config_dir):
+            raise config.ConfigError(f"--config-dir {args.config_dir!r} is invalid: not a folder (it adds config "
+                                     "groups' options, e.g. tests/toy_components/configs)")
         overrides.append(f"hydra.searchpath=[file://{os.path.abspath(args.config_dir)}]")
     try:
         parsed = OverridesParser.create().parse_overrides(overrides)
@@ -55,6 +61,7 @@ def check_command_line(argv: Sequence[str], config_dir: str, config_name: str = 
     if not args.multirun and any(o.is_sweep_override() for o in parsed) or not os.path.isdir(config_dir):
         return  # a sweep without --multirun, or no such config folder: Hydra says so
     with initialize_config_dir(os.path.abspath(config_dir), version_base="1.3"):
+        _check_hydra_choices(args.config_name or config_name, [o for o in args.overrides if o.startswith("hydra/")])
         for job in jobs:
             cfg = _compose(args.config_name or config_name, job)
             if cfg is not None and args.cfg is None:  # --cfg only prints the config
@@ -82,28 +89,65 @@ def check_config(cfg: dict) -> None:
 def _compose(config_name: str, job: list[str]) -> DictConfig | None:
     """The config of one job, or None if it does not compose for a reason Hydra will report."""
     parsed = OverridesParser.create().parse_overrides(job)
-    _check_group_choices(parsed)
+    hydra = [o for o in parsed if o.key_or_group.startswith("hydra.")]  # --config-dir's search path
+    groups = _groups(config_name, parsed, [o.input_line for o in hydra])
+    parsed = [o for o in parsed if o not in hydra]
+    _check_group_choices(parsed, groups)
     _check_size_conflict(parsed)
+    base = _compose_groups(config_name, job, groups)
+    if base is not None:
+        _check_keys(base, parsed, groups)
     try:
-        return compose(config_name, overrides=job)
+        cfg = compose(config_name, overrides=job)
     except ConfigCompositionException:
-        _check_keys(config_name, parsed)
         return None
+    _check_resolves(cfg)
+    if base is not None:
+        _check_booleans(base, cfg, parsed, groups)
+    return cfg
 
 
-def _group_options(key: str) -> list[str]:
-    """Options of config group ``key`` ([] if ``key`` is no group)."""
-    return GlobalHydra.instance().config_loader().get_group_options(key)
+def _check_resolves(cfg: DictConfig) -> None:
+    """Every interpolation resolves (``${oc.env:UNSET}`` would end in OmegaConf's traceback)."""
+    try:
+        OmegaConf.to_container(cfg, resolve=True)
+    except OmegaConfBaseException as err:
+        raise config.ConfigError(f"{err.full_key} does not resolve: {err.msg.splitlines()[0]}") from None
 
 
-def _check_group_choices(parsed: list[Override]) -> None:
-    """A group takes exactly one option: ``dataset=null`` or ``dataset=[]`` selects none."""
+def _groups(config_name: str, parsed: list[Override], search_path: list[str]) -> dict[str, list[str]]:
+    """{key: its options} for each key of ``parsed`` that is a config group, in the search path the
+    command line sets (``--config-dir`` adds options)."""
+    loader = GlobalHydra.instance().config_loader()
+    options = {o.key_or_group: loader.get_group_options(o.key_or_group, config_name=config_name,
+                                                        overrides=search_path) for o in parsed}
+    return {key: names for key, names in options.items() if names}
+
+
+def _check_group_choices(parsed: list[Override], groups: dict[str, list[str]]) -> None:
+    """A group takes exactly one of its options: ``dataset=null`` or ``dataset=[]`` selects none,
+    ``dataset=nope`` one that does not exist (Hydra would end in its own exception, status 1)."""
     for override in parsed:
-        options = _group_options(override.key_or_group)
-        if options and not isinstance(override.value(), str):  # None, a list or ~group
+        options = groups.get(override.key_or_group)
+        value = override.value()
+        if options and not isinstance(value, str):  # None, a list or ~group
             raise config.ConfigError(
                 f"{override.input_line} is invalid: {override.key_or_group} takes one option; "
                 f"choose one of {', '.join(options)}")
+        if options and value not in options:
+            close = difflib.get_close_matches(value, options, n=1)
+            hint = f"; did you mean {override.key_or_group}={close[0]}?" if close else "."
+            raise config.ConfigError(f"{override.input_line} is invalid: {override.key_or_group} has no option "
+                                     f"'{value}'{hint} Valid options: {', '.join(options)}")
+
+
+def _check_hydra_choices(config_name: str, overrides: list[str]) -> None:
+    """Hydra's own groups (``hydra/launcher=nope``) take one of their options too."""
+    try:
+        parsed = OverridesParser.create().parse_overrides(overrides)
+    except HydraException:
+        return  # a syntax error: Hydra says where
+    _check_group_choices([o for o in parsed if not o.is_sweep_override()], _groups(config_name, parsed, []))
 
 
 def _check_size_conflict(parsed: list[Override]) -> None:
@@ -116,15 +160,26 @@ def _check_size_conflict(parsed: list[Override]) -> None:
             f"M = n_components, or {both[0]} to use M = round(m_over_d * d)")
 
 
-def _check_keys(config_name: str, parsed: list[Override]) -> None:
-    """Raise ConfigError naming the first key override that the composed config lacks."""
-    groups = [o.input_line for o in parsed if _group_options(o.key_or_group)]
+def _compose_groups(config_name: str, job: list[str], groups: dict[str, list[str]]) -> DictConfig | None:
+    """The config of the command line's group choices (and search path) alone: the keys and defaults
+    its other overrides meet."""
+    parsed = OverridesParser.create().parse_overrides(job)
     try:
-        base = compose(config_name, overrides=groups)
+        return compose(config_name, overrides=[o.input_line for o in parsed
+                                               if o.key_or_group in groups or o.key_or_group.startswith("hydra.")])
     except ConfigCompositionException:
-        return
+        return None
+
+
+def _check_keys(base: DictConfig, parsed: list[Override], groups: dict[str, list[str]]) -> None:
+    """Raise ConfigError naming the first override whose key the config lacks, or that adds a key.
+
+    ``+key=v`` and ``++key=v`` add a key no component reads, which would change the run id and
+    nothing else: refused like a mistyped key.  ``+key=v`` on a key that exists is refused too
+    (Hydra would fail on it); ``++key=v`` on one that exists is an ordinary override.
+    """
     for override in parsed:
-        if override.is_add() or override.is_force_add() or _group_options(override.key_or_group):
+        if override.key_or_group in groups:
             continue
         node: object = base
         path = override.key_or_group.split(".")
@@ -134,6 +189,27 @@ def _check_keys(config_name: str, parsed: list[Override]) -> None:
             if part not in node:
                 raise config.ConfigError(_unknown_key(override, node, path, depth))
             node = node[part]
+        if override.is_add():
+            raise config.ConfigError(f"{override.input_line} is invalid: {override.key_or_group} is already set; "
+                                     "drop the '+' to change it")
+
+
+def _check_booleans(base: DictConfig, cfg: DictConfig, parsed: list[Override], groups: dict[str, list[str]]) -> None:
+    """A key whose default is true or false takes true or false (``experiment.force=maybe`` is refused).
+
+    The composed value is read, so an interpolation that resolves to a boolean passes.
+    """
+    for override in parsed:
+        key = override.key_or_group
+        default = OmegaConf.select(base, key, default=None, throw_on_resolution_failure=False)
+        if key in groups or not isinstance(default, bool):
+            continue
+        try:
+            value = OmegaConf.select(cfg, key)
+        except OmegaConfBaseException:
+            continue  # an interpolation that does not resolve: check_config names it
+        if not isinstance(value, bool):
+            raise config.ConfigError(f"{override.input_line} is invalid: {key} is true or false")
 
 
 #: The papers' symbols for a config key, which no spelling distance relates to it (the number of features M, D).

@@ -304,7 +304,8 @@ def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int, fits: FitProgress |
     row.update(M=m, m_over_d=m / data.d, **fmap.fit_record())
     if exp["n_gram"]:
         start = time.perf_counter()
-        row.update(_gram_errors(cfg, data, kernel, fmap, gram_seed))
+        with components.reported_as("feature_map", cfg):  # e.g. GCWS on an all-zero row of the sample
+            row.update(_gram_errors(cfg, data, kernel, fmap, gram_seed))
         row["time_gram"] = time.perf_counter() - start
     deviations, grid = list(data.deviations), None
     model = components.build_model(cfg, model_seed, n_jobs=cv_threads or _cv_threads(cfg), progress=fits)
@@ -348,6 +349,7 @@ def _fit_model(cfg: dict, data: Dataset, fmap, model) -> dict[str, Any]:
     with components.reported_as("feature_map", cfg):
         Z_test = _transform(fmap, data.X_test, chunk) if on_test else None
     start = time.perf_counter()
+    components.check_model_memory(cfg, model, Z)
     with components.reported_as("classifier", cfg):  # e.g. more columns than solver=newton takes, known only now
         model.fit(Z, data.y_train, *((Z_test, data.y_test) if on_test else ()))
     row["time_train"] = time.perf_counter() - start
@@ -403,6 +405,11 @@ def _check_against_data(cfg: dict, data: Dataset) -> Kernel:
     if hasattr(model, "check_cv"):
         with components.reported_as("classifier", cfg):
             model.check_cv(data.y_train)
+    fmap = components.build_feature_map(cfg, kernel)
+    width = fmap.output_width(data.d)
+    if hasattr(model, "check_cost") and width is not None:  # before any run folder: a refusal costs nothing
+        with components.reported_as("classifier", cfg):
+            model.check_cost(n, width, data.n_classes, fmap.sparse_output, quiet=True)
     return kernel
 
 

@@ -67,6 +67,12 @@ class FeatureMap(TransformerMixin, BaseEstimator, ABC):
         """
         return None
 
+    def output_width(self, n_features_in: int) -> int | None:
+        """Columns ``transform`` returns for inputs of width ``n_features_in``, known before fitting;
+        None when only the data tell (a sparse map's occupied bins).  A dense map's ``output_size``."""
+        size = None if self.sparse_output else self.output_size(n_features_in)
+        return None if size is None else size[0]
+
     def fit_record(self) -> dict[str, float]:
         """Numbers of the fitted map worth a column of the results (e.g. estimated masses)."""
         return {}

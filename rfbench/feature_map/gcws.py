@@ -129,6 +129,12 @@ class GCWS(FeatureMap):
         m = (2 if self.gmm_transform else 1) * n_features_in
         return self.n_components, 3 * m * self.n_components
 
+    def output_width(self, n_features_in: int) -> int:
+        """2^b k columns: each of the k samples one-hot in 2^b (b=None: every bit of i*, ``index_width``)."""
+        m = (2 if self.gmm_transform else 1) * n_features_in
+        bits = index_width(m) if self.b is None else min(int(self.b), index_width(m))
+        return self.n_components << bits
+
     def check_params(self) -> None:
         check_positive_int("n_components", self.n_components)
         if self.b is not None and (not is_int(self.b) or self.b < 1):

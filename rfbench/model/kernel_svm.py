@@ -20,6 +20,7 @@ n <= 33,918 (cv=5, no test set).  ``fit`` refuses, before any work, when its est
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -33,12 +34,15 @@ from rfbench.kernel import KERNELS, make_kernel
 from rfbench.kernel.modulated import squared_distances as kernel_squared_distances
 from rfbench.model.grid_search import GridSearchResults, Progress, check_cv, check_grid, make_folds
 from rfbench.model.liblinear import DEFAULT_C_GRID
+from rfbench.model.pool import worker_pool
 from rfbench.validation import is_int, is_real
 
 #: Default RBF grid gamma = 2^-4, 2^-2, 1, 4, 16 (for features scaled to about [-1, 1]).
 DEFAULT_GAMMA_GRID: tuple[float, ...] = tuple(float(g) for g in 2.0 ** np.arange(-4, 5, 2))
 
 SELECTIONS: tuple[str, ...] = ("cv", "test_grid")
+
+log = logging.getLogger("rfbench")
 
 #: Kernels swept over ``gamma_grid``: exp(-gamma ||x - y||^2), and the same on unit rows with
 #: half the squared distance, exp(-gamma (1 - rho)).
@@ -182,6 +186,8 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
         folds = (make_folds(self.cv, y, stratified=True, random_state=self.random_state)
                  if self.selection == "cv" else [])
         self._check_memory(len(X), 0 if X_test is None else len(X_test), folds)
+        log.info("model: libsvm (exact, its only path) on a precomputed %d x %d Gram of kernel=%s, dense float64",
+                 len(X), len(X), self.kernel if isinstance(self.kernel, str) else type(self.kernel).__name__)
         self.n_features_in_, self.X_train_, self._center = X.shape[1], X, X.mean(axis=0)
         named = isinstance(self.kernel, str) and self.kernel not in GAMMA_KERNELS
         self._kernel = make_kernel(self.kernel, X.shape[1]) if named else self.kernel
@@ -215,7 +221,7 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
         self.test_scores_ = np.full(shape, np.nan)
         base, test_base = self._base(self.X_train_), None if X_test is None else self._base(X_test)
         gram, test_gram = self._buffer(base), self._buffer(test_base)
-        with ThreadPoolExecutor(self.n_jobs) as pool:
+        with worker_pool(self.n_jobs) as pool:
             for i, gamma in enumerate(gammas):
                 gram = self._gram(base, gamma, gram)
                 for train, test in folds:
@@ -306,6 +312,12 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
         for start in range(0, len(X), rows):
             base = self._base(X[start : start + rows])
             yield self._gram(base, self.gamma_, base)
+
+    def memory_needs(self, n_rows: int, width: int, stored: int, sparse: bool) -> dict[str, int]:
+        """Bytes of the float64 matrices ``fit`` holds, known before it starts (``_matrix_bytes``,
+        without the test set's, which ``fit`` adds); parameters as ``LibLinearClassifier.memory_needs``."""
+        fold_train = (self.cv - 1) / self.cv if self.selection == "cv" and is_int(self.cv) and self.cv > 1 else 0.0
+        return {"libsvm's precomputed distances and Grams (n x n)": int(_matrix_bytes(n_rows, 0, fold_train))}
 
     def _check_memory(self, n: int, n_test: int, folds: list[tuple[np.ndarray, np.ndarray]]) -> None:
         """Refuse before any work when the float64 matrices held at once would exceed the limit."""

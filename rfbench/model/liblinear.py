@@ -33,6 +33,7 @@ from threadpoolctl import threadpool_limits
 from rfbench.model.grid_search import GridSearchResults
 from rfbench.model.newton_cost import check_newton_cost
 from rfbench.model.newton_svc import DEFAULT_TOL, newton_gram, row_space, squared_hinge_paths
+from rfbench.model.pool import worker_pool
 from rfbench.validation import is_int, is_real
 
 #: The paper's grid C = 2^-5, 2^-4, ..., 2^5.
@@ -206,7 +207,8 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         grid = np.asarray(self.C_grid, dtype=np.float64)
         sparse = sp.issparse(X)
         if self.solver == NEWTON:  # before densifying: a refusal costs nothing
-            self._check_newton_cost(X, y, len(grid), sparse)
+            n_rows, n_features = X.shape if sp.issparse(X) else np.shape(X)
+            self.check_cost(n_rows, n_features, len(np.unique(np.asarray(y))), sparse)
         else:
             log.info("model: LibLinear -s %s on %s features (%d x %d)", self.solver, "sparse" if sparse else "dense",
                      *X.shape)
@@ -233,13 +235,43 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             self._fit_liblinear(X, y_idx, grid, cross_validate)
         return self
 
-    def _check_newton_cost(self, X, y, n_C: int, sparse: bool) -> None:
-        """Log the Newton path's estimated cost, or refuse it (``newton_cost.check_newton_cost``)."""
-        n_rows, n_features = X.shape if sp.issparse(X) else np.shape(X)
-        n_classes = len(np.unique(np.asarray(y)))
-        solves = n_C if self.selection == "test_grid" else (
-            self.cv * n_C + 1 if self.cv > 1 and n_C > 1 else 1)
-        check_newton_cost(n_rows, n_features + (self.bias >= 0), 1 if n_classes <= 2 else n_classes, solves, sparse)
+    def memory_needs(self, n_rows: int, width: int, stored: int, sparse: bool) -> dict[str, int]:
+        """Bytes of the largest arrays ``fit`` holds beside the features, known before it starts.
+
+        Parameters
+        ----------
+        n_rows : int
+            Training rows n.
+        width : int
+            Columns of the features (p = width + 1 with the bias column).
+        stored : int
+            Values stored per row: every column, or a sparse row's nonzeros.
+        sparse : bool
+            Whether the features come as a sparse matrix.
+
+        Returns
+        -------
+        dict of str to int
+            ``"newton"``: its float64 design n x p (sparse features densified, then once more on
+            their row space), and one p x p Hessian per thread with the one the refit shares (for
+            sparse features also the row-space basis and its eigendecomposition, 2 p^2);
+            LibLinear's solvers: their copy of the features as 16-byte feature nodes, n (stored + 2).
+        """
+        if self.solver != NEWTON:
+            return {f"LibLinear -s {self.solver}'s feature nodes": n_rows * (stored + 2) * 16}
+        p = width + (self.bias >= 0)
+        threads = self.n_jobs if is_int(self.n_jobs) and self.n_jobs > 0 else 1
+        return {f"solver=newton's float64 design{' (densified)' if sparse else ''}": (1 + sparse) * n_rows * p * 8,
+                "solver=newton's p x p Hessians": (threads + 1 + 2 * sparse) * p * p * 8}
+
+    def check_cost(self, n_rows: int, width: int, n_classes: int, sparse: bool, quiet: bool = False) -> None:
+        """Log the Newton path's estimated cost, or refuse it (``newton_cost.check_newton_cost``); the runner
+        calls it once the data are loaded, before any trial, with the width the feature map states."""
+        if self.solver != NEWTON:
+            return
+        n_C = len(self.C_grid)
+        solves = n_C if self.selection == "test_grid" else (self.cv * n_C + 1 if self.cv > 1 and n_C > 1 else 1)
+        check_newton_cost(n_rows, width + (self.bias >= 0), 1 if n_classes <= 2 else n_classes, solves, sparse, quiet)
 
     def _test_set(self, X_test, y_test) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray]:
         """The test features and their labels as indices into ``classes_`` (-1: a label not trained on)."""
@@ -262,7 +294,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             (Z, Q), tol = _newton_design(X, self.bias, sparse), DEFAULT_TOL if self.tol is None else float(self.tol)
             signs = _one_vs_rest_signs(y_idx, len(self.classes_))
             Z_test = _in_basis(_design_matrix(X_test, self.bias), Q)
-            with threadpool_limits(limits=1), ThreadPoolExecutor(self.n_jobs) as pool:
+            with threadpool_limits(limits=1), worker_pool(self.n_jobs) as pool:
                 W = _newton_paths(pool, Z, signs, grid[order], tol).result()
             scores[order] = _newton_accuracy(W, Z_test, y_test)
             W = _from_basis(W, Q)
@@ -306,7 +338,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         signs = _one_vs_rest_signs(y_idx, len(self.classes_))
         tol = DEFAULT_TOL if self.tol is None else float(self.tol)
         order = np.argsort(grid, kind="stable")
-        with threadpool_limits(limits=1), ThreadPoolExecutor(self.n_jobs) as pool:
+        with threadpool_limits(limits=1), worker_pool(self.n_jobs) as pool:
             start = None
             if cross_validate:
                 folds = list(StratifiedKFold(n_splits=self.cv, shuffle=True, random_state=self.random_state)
@@ -423,7 +455,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             return self._fold_scores(X, y_idx, prob, grid, *fold)
 
         if self.n_jobs > 1 and self.solver in PRIMAL_SOLVERS:
-            with ThreadPoolExecutor(self.n_jobs) as pool:
+            with worker_pool(self.n_jobs) as pool:
                 scores = list(pool.map(fold_scores, folds.split(X, y_idx)))
         else:
             scores = [fold_scores(fold) for fold in folds.split(X, y_idx)]

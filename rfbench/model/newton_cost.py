@@ -86,8 +86,10 @@ def widest_affordable(n_rows: int, n_columns: int, n_solves: int) -> int:
     return low
 
 
-def check_newton_cost(n_rows: int, width: int, n_columns: int, n_solves: int, sparse: bool) -> NewtonCost:
-    """The cost of the Newton path, logged; ValueError naming it and the cheaper options above ``MAX_CPU_SECONDS``."""
+def check_newton_cost(n_rows: int, width: int, n_columns: int, n_solves: int, sparse: bool,
+                      quiet: bool = False) -> NewtonCost:
+    """The cost of the Newton path, logged (unless ``quiet``); ValueError naming it and the cheaper options
+    above ``MAX_CPU_SECONDS``."""
     cost = newton_cost(n_rows, width, n_columns, n_solves)
     what = (f"{n_rows} rows x {width} columns{' (sparse, densified and solved on their row space)' if sparse else ''}, "
             f"{n_columns} one-vs-rest column(s) x {n_solves} solve(s) of one C")
@@ -99,6 +101,7 @@ def check_newton_cost(n_rows: int, width: int, n_columns: int, n_solves: int, sp
             f"limit of {MAX_CPU_SECONDS / 3600:g} CPU-hour; choose solver=1 (LibLinear -s 1, the same problem on the "
             f"{'sparse' if sparse else 'dense'} features, stopped at its tolerance -e 0.1) or features of at most "
             f"{widest} columns (e.g. a smaller feature_map.n_components{' or feature_map.b' if sparse else ''})")
-    log.info("model: solver=newton, exact, on %s: about %d Newton steps, ~%.0f CPU-s", what, cost.steps,
-             cost.cpu_seconds)
+    if not quiet:
+        log.info("model: solver=newton, exact, on %s: about %d Newton steps, ~%.0f CPU-s", what, cost.steps,
+                 cost.cpu_seconds)
     return cost

@@ -4,13 +4,16 @@ import sys
 
 import pandas as pd
 import pytest
+import scipy.sparse as sp
 from hydra import compose, initialize_config_dir
 
 from rfbench.engine import components, config
 from rfbench.engine.preflight import check_config
-from rfbench.feature_map import AsKRFF, GaussianRFF, NystroemMap
+from rfbench.feature_map import GCWS, AsKRFF, GaussianRFF, NystroemMap, RandomBinning
 from rfbench.kernel import CoshGaussian, GaussianKernel, SinhGaussian
+from rfbench.model.kernel_svm import PrecomputedKernelSVC
 from rfbench.model.liblinear import LibLinearClassifier
+from rfbench.model.ridge import ridge_cv
 from tests.conftest import REPO
 
 TOY_CONFIGS = REPO / "tests" / "toy_components" / "configs"
@@ -136,27 +139,95 @@ def test_memory_estimate_counts_parameters_features_and_the_models_copy():
 
 def test_too_large_m_is_refused_with_the_estimate_and_a_bound_that_fits(monkeypatch):
     cfg = compose_cfg()
-    total = sum(components.memory_estimate(GaussianRFF(n_components=114), 57, 2760).values())
+    model = components.build_model(cfg, random_state=0)
+
+    def need(m: int) -> int:
+        return sum(components.memory_estimate(GaussianRFF(n_components=m), 57, 2760, model).values())
+
+    total = need(114)
     monkeypatch.setattr(config, "available_memory", lambda: total // 2)
     with pytest.raises(config.ConfigError) as err:
         check_config(cfg)
     message = str(err.value)
     assert message.startswith("feature_map.m_over_d=2 is invalid (M = 114 on d=57, 2760 training points): "
                               f"a trial needs about {total / 2**30:.3g} GiB")
-    bound = float(message.rsplit("choose m_over_d <= ", 1)[1])
-    fits = sum(components.memory_estimate(GaussianRFF(n_components=int(bound * 57)), 57, 2760).values())
-    assert fits <= total // 2 < sum(components.memory_estimate(
-        GaussianRFF(n_components=int(bound * 57) + 1), 57, 2760).values())
+    bound = round(float(message.rsplit("choose m_over_d <= ", 1)[1]) * 57)  # M, printed as M / d to 4 digits
+    assert need(bound) <= total // 2 < need(bound + 1)
     monkeypatch.setattr(config, "available_memory", lambda: total)
     check_config(cfg)
+
+
+def test_each_model_counts_what_its_path_holds():
+    """Newton's float64 design (twice for sparse codes: densified, then on their row space) and p x p
+    Hessians; LibLinear's 16-byte nodes; ridge's p x p normal equations or LSQR's rows; libsvm's n x n."""
+    n, p = 1000, 300
+    newton = LibLinearClassifier(solver="newton", bias=1.0, n_jobs=2)
+    assert newton.memory_needs(n, p - 1, p - 1, False) == {
+        "solver=newton's float64 design": n * p * 8, "solver=newton's p x p Hessians": 3 * p * p * 8}
+    assert newton.memory_needs(n, p - 1, 10, True) == {
+        "solver=newton's float64 design (densified)": 2 * n * p * 8, "solver=newton's p x p Hessians": 5 * p * p * 8}
+    assert LibLinearClassifier(solver=1).memory_needs(n, p, 10, True) == {"LibLinear -s 1's feature nodes": n * 12 * 16}
+    assert ridge_cv(n_jobs=2).memory_needs(n, p, p, False) == {
+        "ridge's normal equations (p x p per fold)": 2 * 3 * p * p * 8}
+    assert ridge_cv().memory_needs(n, 9000, 9000, False) == {"ridge's float64 rows (lsqr, per fold)": n * 9000 * 8}
+    assert ridge_cv(solver="lsqr").memory_needs(n, p, 10, True) == {
+        "ridge's float64 rows (lsqr, per fold)": n * 10 * 16}
+    assert ridge_cv().memory_needs(n, p, 10, True) == {"ridge's normal equations (p x p per fold)": 3 * p * p * 8}
+    assert PrecomputedKernelSVC(cv=5).memory_needs(n, p, p, False) == {
+        "libsvm's precomputed distances and Grams (n x n)": 8 * (2 + 0.8) * n * n}
+
+
+def test_gcws_codes_are_as_wide_as_newton_densifies_them():
+    assert GCWS(n_components=128, b=5).output_width(16) == 128 * 32
+    assert GCWS(n_components=128).output_width(16) == 128 * 32  # m = 32 coordinates: i* has 5 bits
+    assert GaussianRFF(n_components=10).output_width(3) == 20 and RandomBinning(n_components=4).output_width(3) is None
+
+
+def test_a_model_too_large_for_memory_is_refused_with_the_m_that_fits(monkeypatch):
+    """Li's GCWS at b = 5, k = 1024 on letter (d = 16, 15,000 training rows): Newton would densify
+    32,768 columns (checked by the runner once the data are loaded: letter_li states no split)."""
+    cfg = compose_cfg("kernel=gmm", "dataset=letter_li", "feature_map.b=5", "feature_map.n_components=1024")
+    monkeypatch.setattr(config, "available_memory", lambda: 4 * 2**30)
+    with pytest.raises(config.ConfigError) as err:
+        components.check(cfg, 16, 15000)
+    message = str(err.value)
+    assert message.startswith("feature_map.n_components=1024 is invalid (M = 1024 on d=16, 15000 training points)")
+    assert "solver=newton's float64 design (densified)" in message and "more than the 4 GiB" in message
+    bound = int(message.rsplit("choose n_components <= ", 1)[1])
+    assert 1 <= bound < 1024
+    cfg["feature_map"]["n_components"] = bound
+    components.check(cfg, 16, 15000)
+
+
+def test_a_model_whose_arrays_do_not_shrink_with_m_is_named(monkeypatch):
+    cfg = compose_cfg("kernel=linear", "feature_map=identity", "classifier=svc_precomputed")
+    monkeypatch.setattr(config, "available_memory", lambda: 2**20)
+    with pytest.raises(config.ConfigError, match=r"^classifier=svc_precomputed on dataset=spambase \(2760 training "
+                                                  r"points, d=57\) is invalid: .*libsvm's precomputed .*; choose "
+                                                  r"another classifier or a smaller training set"):
+        check_config(cfg)
+
+
+def test_the_model_is_checked_again_on_the_features_it_gets(monkeypatch):
+    """Binning's width is the occupied bins, known only once the features exist."""
+    cfg = compose_cfg("classifier.solver=newton")
+    model = components.build_model(cfg)
+    Z = sp.random(500, 4000, density=0.01, format="csr", random_state=0)
+    monkeypatch.setattr(config, "available_memory", lambda: 10 * 2**20)
+    with pytest.raises(config.ConfigError, match=r"^classifier=liblinear is invalid on these 500 x 4000 sparse "
+                                                  r"features: a trial needs about .*solver=newton's float64 "
+                                                  r"design \(densified\)"):
+        components.check_model_memory(cfg, model, Z)
+    components.check_model_memory(cfg, model, Z[:, :100])
 
 
 def test_the_bound_of_a_map_quadratic_in_m_fits_too(monkeypatch):
     """Nystroem holds K_LL^{-1/2}, (2M)^2 numbers: the suggested n_components is the largest that fits."""
     cfg = compose_cfg("feature_map=nystroem", "feature_map.n_components=2000")
+    model = components.build_model(cfg, random_state=0)
 
     def need(m):
-        return sum(components.memory_estimate(NystroemMap(n_components=m), 57, 2760).values())
+        return sum(components.memory_estimate(NystroemMap(n_components=m), 57, 2760, model).values())
 
     monkeypatch.setattr(config, "available_memory", lambda: need(2000) // 3)
     with pytest.raises(config.ConfigError) as err:

@@ -27,6 +27,8 @@ def test_default_config_is_valid_and_has_every_group():
     ("experiment.blas_threads=0", "experiment.blas_threads=0", ">= 1, or null"),
     ("experiment.gram_norms=[nuclear]", "experiment.gram_norms=['nuclear']", "['fro', 'spectral']"),
     ("experiment.gram_norms=[]", "experiment.gram_norms=[]", "non-empty"),
+    ("experiment.force=maybe", "experiment.force='maybe'", "true or false"),  # not read as true
+    ("dataset.allow_unverified=2", "dataset.allow_unverified=2", "true or false"),
 ])
 def test_bad_values_name_field_value_and_range(override, field, hint):
     with pytest.raises(config.ConfigError) as err:

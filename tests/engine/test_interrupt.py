@@ -3,6 +3,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -48,3 +49,17 @@ def test_ctrl_c_after_a_trial_says_how_many_are_recorded(tmp_path):
     recorded = len(pd.read_csv(trials_csv(tmp_path)))
     assert re.fullmatch(rf"rfbench: interrupted after {recorded} of {TRIALS} trials; rerun the same command to "
                         r"resume\n", stderr), stderr
+
+
+def test_a_signal_does_not_wait_for_a_models_running_fits():
+    """A fit still running in a pool thread (minutes for LSQR on binning codes) does not delay the exit."""
+    script = ("import os, signal, threading, time\n"
+              "from rfbench.engine import interrupt\n"
+              "with interrupt.interruptible('probe'):\n"
+              "    threading.Thread(target=time.sleep, args=(60,)).start()\n"
+              "    os.kill(os.getpid(), signal.SIGTERM)\n"
+              "    time.sleep(60)\n")
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=50)
+    assert proc.returncode == 143 and time.perf_counter() - start < 30, proc.stderr
+    assert proc.stderr == "probe: interrupted before starting a trial; rerun the same command to resume\n"

@@ -7,7 +7,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import KFold, StratifiedKFold
 
-from rfbench.model.ridge import RidgeClassifierCV, RidgeRegressorCV
+from rfbench.model.ridge import MAX_EIGEN_FEATURES, RidgeClassifierCV, RidgeRegressorCV
 
 GRID = (0.0, 1e-3, 0.1, 1.0, 10.0, 100.0)
 
@@ -54,8 +54,7 @@ def test_single_lambda_equals_closed_form_and_sklearn_ridge(lam, fit_intercept):
 def test_sparse_lsqr_equals_sklearn_ridge(fit_intercept):
     Z, y = regression_problem(n=80, p=200, seed=3)  # wide: p > n
     Z[np.abs(Z - 2) < 1.0] = 0.0
-    model = RidgeRegressorCV(lambda_grid=[0.5], fit_intercept=fit_intercept).fit(sp.csr_matrix(Z), y)
-    assert model.solver_ == "lsqr"
+    model = RidgeRegressorCV(lambda_grid=[0.5], fit_intercept=fit_intercept, solver="lsqr").fit(sp.csr_matrix(Z), y)
     reference = Ridge(alpha=0.5, fit_intercept=fit_intercept, solver="cholesky").fit(Z, y)
     np.testing.assert_allclose(model.coef_, reference.coef_, rtol=1e-7, atol=1e-9)
     np.testing.assert_allclose(model.intercept_, reference.intercept_, rtol=1e-7, atol=1e-9)
@@ -131,8 +130,8 @@ def test_sparse_lsqr_path_agrees_with_dense_eigen_path(fit_intercept):
     Z[np.abs(Z - 2) < 0.7] = 0.0
     grid = GRID[1:]  # LSQR's lambda = 0 solution is the least-squares one only up to its conlim
     dense = RidgeRegressorCV(lambda_grid=grid, fit_intercept=fit_intercept, random_state=0).fit(Z, y)
-    sparse = RidgeRegressorCV(lambda_grid=grid, fit_intercept=fit_intercept, random_state=0).fit(sp.csr_matrix(Z), y)
-    assert (dense.solver_, sparse.solver_) == ("eigen", "lsqr")
+    sparse = RidgeRegressorCV(lambda_grid=grid, fit_intercept=fit_intercept, random_state=0,
+                              solver="lsqr").fit(sp.csr_matrix(Z), y)
     np.testing.assert_allclose(sparse.cv_scores_, dense.cv_scores_, rtol=1e-6)
     assert sparse.lambda_ == dense.lambda_
     np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-6, atol=1e-9)
@@ -228,3 +227,15 @@ def test_bad_classifier_input_is_rejected():
         RidgeClassifierCV(solver="eigen").fit(sp.csr_matrix((40, 9000)), y)
     with pytest.raises(ValueError, match="Z has 8 rows, y has 40"):
         RidgeClassifierCV().fit(Z[:8], y)
+
+
+@pytest.mark.parametrize("width, solver", [(25, "eigen"), (MAX_EIGEN_FEATURES + 1, "lsqr")])
+def test_auto_picks_the_eigen_path_by_width_dense_or_sparse_and_logs_it(width, solver, caplog):
+    """Sparse codes narrow enough for a p x p eigendecomposition take it (no LSQR iterations)."""
+    rng = np.random.default_rng(0)
+    Z = sp.random(60, width, density=5 / width, format="csr", random_state=1)
+    y = rng.normal(size=60)
+    with caplog.at_level("INFO", logger="rfbench"):
+        model = RidgeRegressorCV(lambda_grid=[1.0], solver="auto").fit(Z, y)
+    assert model.solver_ == solver
+    assert f"model: ridge, solver={solver} (auto), on sparse features (60 x {width})" in caplog.text
