@@ -1,1 +1,11 @@
+"""rfbench: random-feature papers reproduced from raw public data (README.md)."""
+import os as _os
 
+# matplotlib keeps its font cache and config in $HOME (~/.cache/matplotlib, ~/.config/matplotlib)
+# unless told otherwise; rfbench writes only into its cache and results folders, so the reports'
+# matplotlib gets a folder of the data cache (set before any module imports matplotlib).
+if "MPLCONFIGDIR" not in _os.environ:
+    from rfbench.engine.locations import default_cache_dir as _default_cache_dir
+
+    _os.environ["MPLCONFIGDIR"] = str(
+        _os.path.join(_os.environ.get("RFBENCH_CACHE") or _default_cache_dir(), "matplotlib"))

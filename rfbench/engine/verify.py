@@ -72,7 +72,16 @@ def pick_timed_runs(root: Path) -> list[tuple[Path, float]]:
         raise records.RecordError(f"no run below {root} records trial 0, the trial verify recomputes")
     first = trials.sort_values(["M", "run_id"]).groupby(list(GROUP), dropna=False, sort=True).head(1)
     seconds = first.filter(like="time_").sum(axis=1)
-    return [(next(root.rglob(f"runs/{run_id}")), float(t)) for run_id, t in zip(first["run_id"], seconds)]
+    return [(_run_folder(root, str(run_id)), float(t)) for run_id, t in zip(first["run_id"], seconds)]
+
+
+def _run_folder(root: Path, run_id: str) -> Path:
+    """The folder ``runs/<run_id>`` below ``root``, or a RecordError: a trials.csv names a run that is not there."""
+    found = next(root.rglob(f"runs/{run_id}"), None) if run_id and "/" not in run_id else None
+    if found is None:
+        raise records.RecordError(f"a trials.csv below {root} names run {run_id!r}, which has no folder "
+                                  "runs/<run_id> there: the record is damaged or was moved")
+    return found
 
 
 def compare(run: Path, rtol: float) -> list[dict[str, Any]]:
@@ -191,6 +200,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="only runs of this kind (repeatable; default: both)")
     parser.add_argument("--out", type=Path, help="also write the comparison to this CSV (e.g. results/verify.csv)")
     args = parser.parse_args(argv)
+    if args.out and not args.out.parent.is_dir():
+        parser.exit(2, f"{parser.prog}: error: --out {args.out}: the folder {args.out.parent} does not exist\n")
     try:
         table = verify(args.root, args.rtol, args.max_seconds, tuple(args.kind or KINDS))
     except ValueError as err:  # RecordError, ConfigError, DatasetError

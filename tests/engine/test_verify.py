@@ -7,11 +7,7 @@ from rfbench.engine import config, jobs, records, verify
 
 
 def test_a_recorded_job_recomputes_equal_and_a_tampered_value_is_found(tmp_path):
-    with initialize_config_dir(config.CONFIG_DIR, version_base="1.3"):
-        cfg = config.to_dict(compose("config", overrides=["job=tutorial", "job.reps=4", "job.k_max=60",
-                                                           f"experiment.results_dir={tmp_path}"]))
-    jobs.run(cfg)
-    run = records.run_dir(cfg)
+    run = _tutorial_run(tmp_path)
     (row_errors, row_curves) = verify.compare(run, rtol=1e-12)
     assert row_errors["equal"] and row_curves["equal"] and row_errors["metric"] == "errors.csv (60 rows)"
     errors = pd.read_csv(run / "errors.csv")
@@ -24,10 +20,7 @@ def test_a_recorded_job_recomputes_equal_and_a_tampered_value_is_found(tmp_path)
 
 def test_verify_of_a_tree_writes_one_table_and_bounds_its_time(tmp_path, capsys):
     """--max-seconds lists a run as not recomputed (exit 0), --kind picks runs or jobs, --out the table."""
-    with initialize_config_dir(config.CONFIG_DIR, version_base="1.3"):
-        cfg = config.to_dict(compose("config", overrides=["job=tutorial", "job.reps=4", "job.k_max=60",
-                                                           f"experiment.results_dir={tmp_path}"]))
-    jobs.run(cfg)
+    _tutorial_run(tmp_path)
     with pytest.raises(SystemExit) as exit_:
         verify.main([str(tmp_path), "--out", str(tmp_path / "verify.csv")])
     assert exit_.value.code == 0
@@ -40,3 +33,28 @@ def test_verify_of_a_tree_writes_one_table_and_bounds_its_time(tmp_path, capsys)
     with pytest.raises(SystemExit) as exit_:
         verify.main([str(tmp_path), "--kind", "runner"])
     assert exit_.value.code == 2 and "is of the kind(s) runner" in capsys.readouterr().err
+
+
+def _tutorial_run(tmp_path):
+    with initialize_config_dir(config.CONFIG_DIR, version_base="1.3"):
+        cfg = config.to_dict(compose("config", overrides=["job=tutorial", "job.reps=4", "job.k_max=60",
+                                                           f"experiment.results_dir={tmp_path}"]))
+    jobs.run(cfg)
+    return records.run_dir(cfg)
+
+
+def test_a_trials_table_naming_a_run_without_its_folder_is_a_clean_error(tmp_path, capsys):
+    """A trials.csv whose run_id was cut or edited names no folder: exit 2 naming it, no traceback."""
+    run = _tutorial_run(tmp_path)
+    trials = pd.read_csv(run / "trials.csv", dtype={"run_id": str})
+    trials.assign(run_id=trials["run_id"].str[:5]).to_csv(run / "trials.csv", index=False)
+    with pytest.raises(SystemExit) as exit_:
+        verify.main([str(tmp_path)])
+    assert exit_.value.code == 2 and f"names run '{run.name[:5]}', which has no folder" in capsys.readouterr().err
+
+
+def test_out_into_a_missing_folder_is_refused_before_any_work(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        verify.main([str(tmp_path), "--out", str(tmp_path / "nowhere" / "verify.csv")])
+    assert exit_.value.code == 2 and "does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "nowhere").exists()
