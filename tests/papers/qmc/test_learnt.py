@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from rfbench.engine import campaign, jobs, records
 from rfbench.papers.qmc import learnt
 from rfbench.qmc.adaptive import global_adaptive, halton_frequencies
 from rfbench.qmc.discrepancy import BoxDiscrepancy
@@ -60,3 +61,20 @@ def test_discrepancies_gathers_one_datasets_runs_by_s(tmp_path):
                                                             "normalized": [s / 1000]})}, **{"dataset.name": name})
     assert learnt.discrepancies(tmp_path, "cpu")["s"].tolist() == [100, 300]
     assert learnt.discrepancies(tmp_path, "none").empty
+
+
+def test_the_campaigns_readers_read_the_sequences_table2s_target_learns(tmp_path):
+    """Table 3's cells and the cpu panels of Figs. 6-7 name runs of target table2's jobs (learnt once);
+    the housing panels name the two housing runs."""
+    def composed(job):
+        return jobs._compose([*job, f"experiment.results_dir={tmp_path}"])
+
+    learnt_runs = {records.run_dir(composed(job)) for job in campaign.plan("qmc", "table2").jobs}
+    assert len(learnt_runs) == 5
+    for target, readers in (("table3", 5), ("fig6", 3), ("fig7", 3)):
+        jobs_ = [job for job in campaign.plan("qmc", target).jobs if job[0] == f"job=qmc_{target}"]
+        assert len(jobs_) == readers
+        read = [records.run_dir(composed(composed(job)["job"]["reads"]["learnt"])) for job in jobs_]
+        on_cpu = [run for job, run in zip(jobs_, read) if "dataset=housing" not in job]
+        assert set(on_cpu) <= learnt_runs
+        assert len(set(read) - learnt_runs) == (0 if target == "table3" else 1)
