@@ -5,9 +5,12 @@ A paper's own computation (a simulation, a curve, a learnt sequence) is a functi
     compute(trial: int, seed: int, **params) -> dict[str, pandas.DataFrame]
 
 named by a ``job`` config (``configs/job/<name>.yaml``, ``job._target_``; ``job.data: true`` passes the
-composed ``dataset`` node as ``data``; a ``compute.check_params(**params)`` attribute, if any, rejects
-bad values with a ValueError before any work, as a component's ``check_params`` does).  ``rfbench job=<name>``
-runs it like a runner trial: its run id hashes ``job`` and ``experiment.seed`` only (the dataset,
+composed ``dataset`` node as ``data``; ``job.reads: {arg: [overrides]}`` passes, as ``arg``, the run
+directory of another job, composed from those overrides under the same results folder (on the
+reader's dataset node, when both take data) and run (resumed) first if it is not complete, so a
+job reads another's records instead of recomputing them; a ``compute.check_params(**params)``
+attribute, if any, rejects bad values with a ValueError before any work, as a component's
+``check_params`` does).  ``rfbench job=<name>`` runs it like a runner trial: its run id hashes ``job`` and ``experiment.seed`` only (the dataset,
 kernel, feature map and model groups play no part), each trial ``t`` is called with
 ``seed=experiment.seed`` and ``trial=t`` (a job draws trial t's randomness from :func:`trial_seed`,
 as runner trials do, and what it shares across trials from ``seed``), and its frames are recorded under
@@ -39,7 +42,7 @@ log = logging.getLogger("rfbench")
 
 #: Keys of the ``job`` node the engine reads and does not pass to the function as they are
 #: (``data: true``: the function gets the composed ``dataset`` node as ``data``, and it is in the run id).
-ENGINE_KEYS = ("_target_", "name", "data")
+ENGINE_KEYS = ("_target_", "name", "data", "reads")
 #: The trials.csv row's own columns; the frames' keys may not take these names.
 TRIAL_COLUMNS = ("run_id", "trial", "seed", "time_compute")
 
@@ -59,12 +62,13 @@ def function(cfg: Mapping[str, Any]) -> Callable[..., dict[str, pd.DataFrame]]:
     except (ImportError, AttributeError, ValueError) as err:
         raise ConfigError(f"{owner}: _target_ {target!r} cannot be imported ({err})") from None
     accepted = set(inspect.signature(fn).parameters) - {"trial", "seed"}
-    unknown = sorted(set(params(cfg)) - accepted)
+    given = {k for k in node if k not in ENGINE_KEYS} | ({"data"} if node.get("data") else set()) | set(_reads(cfg))
+    unknown = sorted(given - accepted)
     if unknown:
         raise ConfigError(f"{owner}: unknown parameter(s) {unknown}; {target} takes {sorted(accepted)}")
     if hasattr(fn, "check_params"):  # the function's own check of its values, before any work
         try:
-            fn.check_params(**{k: v for k, v in params(cfg).items() if k != "data"})
+            fn.check_params(**{k: v for k, v in node.items() if k not in ENGINE_KEYS})  # not params(): it runs reads
         except ValueError as err:
             raise ConfigError(f"{owner}: {err}") from None
     return fn
@@ -77,15 +81,43 @@ def trial_seed(seed: int, *key: int) -> int:
 
 
 def params(cfg: Mapping[str, Any]) -> dict[str, Any]:
-    """The keyword arguments of the job's function: its parameters, and ``data`` if it reads the dataset."""
+    """The keyword arguments of the job's function: its parameters, ``data`` if it reads the dataset,
+    and the run directory of each job it reads (``job.reads``), complete."""
     data = {"data": cfg["dataset"]} if cfg["job"].get("data") else {}
-    return {**{k: v for k, v in cfg["job"].items() if k not in ENGINE_KEYS}, **data}
+    return {**{k: v for k, v in cfg["job"].items() if k not in ENGINE_KEYS}, **data, **_read_runs(cfg)}
+
+
+def _reads(cfg: Mapping[str, Any]) -> dict[str, list]:
+    """``job.reads``, checked: a mapping of argument names to override lists."""
+    reads = cfg["job"].get("reads") or {}
+    if not isinstance(reads, Mapping) or not all(isinstance(v, list) for v in reads.values()):
+        raise ConfigError(f"job={cfg['job'].get('name')}: reads must map an argument name to a list of overrides "
+                          f"(e.g. {{learnt: [job=qmc_learnt, job.s=100]}}), got {reads!r}")
+    return dict(reads)
+
+
+def _read_runs(cfg: Mapping[str, Any]) -> dict[str, Path]:
+    """``job.reads``'s runs, each composed below this job's results folder and run (resumed) first:
+    a run already complete is only looked up, one being computed elsewhere is waited for (its trials'
+    claims), so every trial is still computed once, whatever order a launcher starts the jobs in."""
+    results = Path(cfg["experiment"]["results_dir"])
+    runs = {}
+    for arg, overrides in _reads(cfg).items():
+        read_cfg = _compose([*map(str, overrides), f"experiment.results_dir={results}"])
+        if not is_job(read_cfg):
+            raise ConfigError(f"job={cfg['job'].get('name')}: reads.{arg} {overrides} is not a job (no job=<name>)")
+        if cfg["job"].get("data") and read_cfg["job"].get("data"):
+            read_cfg["dataset"] = cfg["dataset"]  # the reader's data, with every setting of it (e.g. a split)
+        run(read_cfg)
+        runs[arg] = records.run_dir(read_cfg)
+    return runs
 
 
 def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
     """Run (or resume) every trial of a job config; return its trials table."""
     exp = cfg["experiment"]
     fn = function(cfg)
+    kwargs = params(cfg)  # before anything is written: the runs it reads are checked and complete
     out = records.run_dir(cfg)
     out.mkdir(parents=True, exist_ok=True)
     if not (out / "config.yaml").exists():
@@ -97,15 +129,15 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
     for t in todo:
         with records.claim(out, t):
             if t not in records.recorded(out / "trials.csv"):
-                _record(cfg, fn, out, t)
+                _record(cfg, fn, kwargs, out, t)
     return records.read_trials(out / "trials.csv")
 
 
-def _record(cfg: Mapping[str, Any], fn: Callable, out: Path, t: int) -> None:
+def _record(cfg: Mapping[str, Any], fn: Callable, kwargs: dict[str, Any], out: Path, t: int) -> None:
     """Compute trial ``t``, write its frames, then its trials.csv row (which marks it done)."""
     seed = cfg["experiment"]["seed"]
     start = time.perf_counter()
-    frames = fn(trial=t, seed=seed, **params(cfg))
+    frames = fn(trial=t, seed=seed, **kwargs)
     elapsed = time.perf_counter() - start
     for key, frame in frames.items():
         if key in ("trials", "grid") or not key.isidentifier():
@@ -130,6 +162,10 @@ def read(run: Path, key: str) -> pd.DataFrame:
 def run_of(overrides: list[str], results: Path) -> Path:
     """The run directory of the config ``overrides`` compose to (e.g. ``["job=tutorial"]``), below
     ``results``: how a report finds the records of the campaign's job without computing anything."""
+    return records.run_dir(_compose([*overrides, f"experiment.results_dir={results}"]))
+
+
+def _compose(overrides: list[str]) -> dict[str, Any]:
+    """The resolved config ``overrides`` compose to (inside a Hydra app too: its global state is restored)."""
     with initialize_config_dir(config_.CONFIG_DIR, version_base="1.3"):
-        cfg = config_.to_dict(compose("config", overrides=[*overrides, f"experiment.results_dir={results}"]))
-    return records.run_dir(cfg)
+        return config_.to_dict(compose("config", overrides=overrides))

@@ -74,7 +74,19 @@ def fold_dataset_configs(cfg: Config) -> Config:
 
 
 #: Config transforms, in the order they were introduced; each leaves a migrated config unchanged.
-STEPS: tuple[Callable[[Config], Config], ...] = (fold_named_kernel_svm, fold_dataset_configs)
+def reads_the_readers_data(cfg: Config) -> Config:
+    """A job that reads another job which takes data: no ``dataset=<name>`` in ``job.reads``, since the
+    read job now gets the reader's dataset node whole (:func:`rfbench.engine.jobs.params`); a name alone
+    lost the reader's settings (cpu_act at QMC's split)."""
+    node = cfg.get("job") or {}
+    reads = node.get("reads")
+    if not node.get("data") or not isinstance(reads, dict):
+        return cfg
+    kept = {arg: [o for o in overrides if not str(o).startswith("dataset=")] for arg, overrides in reads.items()}
+    return cfg if kept == reads else {**cfg, "job": {**node, "reads": kept}}
+
+
+STEPS: tuple[Callable[[Config], Config], ...] = (fold_named_kernel_svm, fold_dataset_configs, reads_the_readers_data)
 #: Flattened config keys renamed by a step: old column -> new column.
 RENAMED_COLUMNS = {"classifier.metric": "classifier.kernel"}
 

@@ -126,9 +126,12 @@ def _compare_job(run: Path, cfg: dict[str, Any], recorded: pd.Series, rtol: floa
 
 
 def _frames_equal(old: pd.DataFrame, new: pd.DataFrame, rtol: float) -> tuple[bool, float]:
-    """Same columns and rows, text equal, numbers equal to ``rtol``; and the largest relative difference."""
+    """Same columns and rows, text equal, numbers equal to ``rtol`` (but timings: a ``time`` or ``time_*``
+    column is how long the machine took, not a result); and the largest relative difference."""
     if list(old.columns) != list(new.columns) or len(old) != len(new):
         return False, np.nan
+    timings = [c for c in old.columns if c == "time" or c.startswith("time_")]
+    old, new = old.drop(columns=timings), new.drop(columns=timings)
     numeric = old.select_dtypes("number").columns
     a, b = old[numeric].to_numpy(float), new[numeric].to_numpy(float)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -94,3 +94,39 @@ def test_a_bad_job_config_is_refused_before_any_work(tmp_path, change, message):
         preflight.check_config(cfg)
     assert message in str(err.value)
     assert not tmp_path.joinpath("toy").exists()
+
+
+def reader(trial: int, seed: int, source) -> dict[str, pd.DataFrame]:
+    """A job reading another job's records (``job.reads``): the number of rows of each of its frames."""
+    CALLS.append(("reader", source.name))
+    trials = records.read_trials(source / "trials.csv")
+    return {"seen": pd.DataFrame({"run": [source.name], "trials": [len(trials)]})}
+
+
+def test_a_job_reads_the_run_its_reads_name_which_is_run_first_once_and_is_in_its_run_id(tmp_path):
+    CALLS.clear()
+    tutorial = ["job=tutorial", "job.k_max=20", "job.reps=3"]
+    cfg = job_cfg(tmp_path, trials=1)
+    cfg["job"] = {"_target_": "tests.engine.test_jobs.reader", "name": "reader", "reads": {"source": tutorial}}
+    preflight.check_config(cfg)
+    runner.run(cfg)
+    source = jobs.run_of(tutorial, tmp_path)
+    assert records.recorded(source / "trials.csv") == {0}  # the read job ran first, in this results folder
+    seen = jobs.read(records.run_dir(cfg), "seen")
+    assert seen.loc[0, "run"] == source.name and seen.loc[0, "trials"] == 1
+    before = (source / "trials.csv").read_text()
+    runner.run({**cfg, "experiment": {**cfg["experiment"], "trials": 2}})  # the read run is only looked up
+    assert (source / "trials.csv").read_text() == before
+    other = {**cfg, "job": {**cfg["job"], "reads": {"source": [*tutorial[:2], "job.reps=4"]}}}
+    assert config.run_id(other) != config.run_id(cfg)
+
+
+@pytest.mark.parametrize("reads, message", [
+    ({"source": "job=tutorial"}, "reads must map an argument name to a list of overrides"),
+    ({"source": ["dataset=letter"]}, "reads.source ['dataset=letter'] is not a job"),
+])
+def test_bad_reads_are_refused_naming_the_value(tmp_path, reads, message):
+    cfg = job_cfg(tmp_path, trials=1)
+    cfg["job"] = {"_target_": "tests.engine.test_jobs.reader", "name": "reader", "reads": reads}
+    with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        runner.run(cfg)

@@ -58,3 +58,11 @@ def test_out_into_a_missing_folder_is_refused_before_any_work(tmp_path, capsys):
         verify.main([str(tmp_path), "--out", str(tmp_path / "nowhere" / "verify.csv")])
     assert exit_.value.code == 2 and "does not exist" in capsys.readouterr().err
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_frames_are_equal_whatever_their_timings_but_not_their_results():
+    old = pd.DataFrame({"method": ["a", "b"], "value": [1.0, 2.0], "time": [3.0, 4.0], "time_fit": [1.0, 1.0]})
+    new = old.assign(time=[30.0, 0.4], time_fit=[2.0, 2.0])
+    assert verify._frames_equal(old, new, 1e-12) == (True, 0.0)
+    assert not verify._frames_equal(old, new.assign(value=[1.0, 2.5]), 1e-12)[0]
+    assert not verify._frames_equal(old, new.drop(columns="time"), 1e-12)[0]

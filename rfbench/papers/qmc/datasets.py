@@ -55,6 +55,11 @@ def name_of(data: Mapping[str, Any]) -> str:
     return str(data["name"])
 
 
+def recorded_name(run: Path) -> str:
+    """The paper's name of the dataset a job run was recorded on (its ``config.yaml``'s node)."""
+    return name_of(OmegaConf.to_container(OmegaConf.load(run / "config.yaml"))["dataset"])
+
+
 def _holds(value: Any, setting: Any) -> bool:
     """Whether ``value`` has ``setting`` (a nested mapping: every key of it, recursively)."""
     if isinstance(setting, Mapping):

@@ -10,8 +10,13 @@ of the squared entries of K - K~, and the norm of K - K~, here ||K - K~||_F / ||
   of the greedy sequence is the greedy sequence of t points, so one run gives every t);
 
 each in three panels: (a) cpu on its bounding box b, (b) housing on b, (c) housing on b/2.
-sigma is Table 1's choice (5-fold CV of ridge on MC features, ``<results>/qmc/sigma/``).
-Each panel is one CSV, written atomically (rerunning skips the panels done).
+Each panel is one job (``rfbench job=qmc_fig6|qmc_fig7 dataset=<config> job.box=<fraction>``,
+``configs/job/qmc_fig6.yaml``, ``qmc_fig7.yaml``) that reads the sequences of a ``qmc_learnt`` run
+(:mod:`rfbench.papers.qmc.learnt`; on cpu, Table 2's runs of s = 100 and 500) and its sigma (5-fold
+CV of ridge on MC features). The greedy sequence is the recorded one; the global sequence's CG
+iterates are not recorded (101 x 100 x 21 numbers per box), so Figure 6's job runs the same CG
+again from the recorded Halton start (seconds, against the minutes of the Gram metrics) and
+checks that it ends on the recorded sequence bit for bit. The report reads the records only.
 
 ETHICS NOTE: housing is the Boston housing data, which scikit-learn removed (deprecated in
 1.0, removed in 1.2) because one feature, ``B``, is built from the proportion of Black
@@ -21,21 +26,23 @@ residents of a town; it is used here only because the paper's Figures 6-7 use it
 """
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from rfbench.engine import blas_pin, records
+from rfbench.dataset.loader import load_dataset
+from rfbench.engine import blas_pin, jobs, records
 from rfbench.feature_map import GaussianRFF
 from rfbench.kernel import make_kernel
 from rfbench.metrics import approximate_gram
+from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import figures as qmc_figures
+from rfbench.papers.qmc import learnt as learnt_
 from rfbench.papers.qmc import report as qmc
-from rfbench.qmc.adaptive import global_adaptive, greedy_adaptive, halton_frequencies
+from rfbench.qmc.adaptive import global_adaptive
 from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
 from rfbench.report import render
 from rfbench.report.compare import ClaimCheck, all_of, check_claims
@@ -89,20 +96,15 @@ class Setting:
         self.fro_K = float(np.linalg.norm(self.K))
         self.discrepancy = BoxDiscrepancy(box * bounding_box(X), sigma, normalized=True)
 
-    @classmethod
-    def of_panel(cls, out: Path, panel: Panel, mirror: str | None = None) -> Setting:
-        """The training rows of the panel's dataset and Table 1's sigma for it (chosen if not recorded)."""
-        data = qmc.load(panel.config, mirror)
-        choice = qmc.chosen_sigma(out, panel.config, data.X_train, data.y_train, data.task, seed=0)
-        return cls(data.X_train, float(choice["sigma"]), panel.box)
-
     def row(self, W: np.ndarray, K_tilde: np.ndarray) -> dict[str, float]:
         """Every metric of the frequencies W (s, d) and their K~."""
         return {"discrepancy": self.discrepancy.squared(W), **gram_metrics(self.K, K_tilde, self.fro_K)}
 
 
-def global_panel(setting: Setting, s: int = GLOBAL_S, iterations: int = GLOBAL_ITERATIONS) -> pd.DataFrame:
-    """Figure 6: the metrics at the start and after every CG iteration of the global sequence of s points."""
+def global_panel(setting: Setting, start: np.ndarray, iterations: int = GLOBAL_ITERATIONS
+                 ) -> tuple[pd.DataFrame, np.ndarray]:
+    """Figure 6: the metrics at ``start`` and after every CG iteration of the global sequence learnt from it;
+    and that sequence."""
     d = setting.X.shape[1]
     rows: list[dict[str, float]] = []
 
@@ -110,21 +112,18 @@ def global_panel(setting: Setting, s: int = GLOBAL_S, iterations: int = GLOBAL_I
         K_tilde = approximate_gram(fourier_map(W, setting.sigma, d), setting.X)
         rows.append({"iteration": len(rows), **setting.row(W, K_tilde)})
 
-    start = halton_frequencies(s, d, setting.sigma)
     record(start)
     raw = BoxDiscrepancy(setting.discrepancy.b, setting.sigma)
-    global_adaptive(start, raw, maxiter=iterations, callback=record)
-    return pd.DataFrame(rows)
+    W = global_adaptive(start, raw, maxiter=iterations, callback=record)
+    return pd.DataFrame(rows), W
 
 
-def greedy_panel(setting: Setting, points: Sequence[int] = GREEDY_POINTS) -> pd.DataFrame:
-    """Figure 7: the metrics of the greedy sequence's first t points at every (increasing) t of ``points``.
+def greedy_panel(setting: Setting, W: np.ndarray, points: Sequence[int] = GREEDY_POINTS) -> pd.DataFrame:
+    """Figure 7: the metrics of the greedy sequence W's first t points at every (increasing) t of ``points``.
 
     K~ of the prefixes is accumulated segment by segment, so the data are passed once.
     """
     d = setting.X.shape[1]
-    raw = BoxDiscrepancy(setting.discrepancy.b, setting.sigma)
-    W = greedy_adaptive(halton_frequencies(max(points), d, setting.sigma), raw)
     total = np.zeros_like(setting.K, order="F")
     rows, done = [], 0
     for t in points:
@@ -134,35 +133,74 @@ def greedy_panel(setting: Setting, points: Sequence[int] = GREEDY_POINTS) -> pd.
     return pd.DataFrame(rows)
 
 
-#: What each figure computes per panel and the column of its x axis.
-FIGURES: dict[str, tuple[Callable[[Setting], pd.DataFrame], str]] = {
-    "fig6": (global_panel, "iteration"), "fig7": (greedy_panel, "points")}
+def global_metrics(trial: int, seed: int, data: dict, box: float, sequences: dict, learnt: Path
+                   ) -> dict[str, pd.DataFrame]:
+    """Figure 6's panel of the dataset ``data`` on ``box`` x b (``metrics``): the global sequence of the
+    ``qmc_learnt`` run ``learnt`` (of parameters ``sequences``), its CG run again from its recorded start.
+
+    Deterministic: ``trial`` and ``seed`` play no part.
+    """
+    setting, recorded = _panel(data, box, sequences, learnt)
+    iterations = int(records.read_trials(learnt / "trials.csv")["job.maxiter"].iloc[0])
+    table, W = global_panel(setting, recorded["halton"][0], iterations)
+    name = learnt_.method_name("global", learnt_.box_name(box))
+    if not np.array_equal(W, recorded[name][0]):
+        raise ValueError(f"the CG run again on {data['name']} {learnt_.box_name(box)} does not end on the sequence "
+                         f"recorded in {learnt}: the code no longer learns that sequence")
+    return {"metrics": _described(table, setting, data, box)}
 
 
-def campaign(out: Path, figure: str, mirror: str | None = None) -> pd.DataFrame:
-    """Every panel of ``figure`` (computed unless recorded), one frame with a ``panel`` column."""
-    compute, _ = FIGURES[figure]
-    qmc.bind_inputs(out / figure, out, {panel.config: panel.config for panel in PANELS.values()},
-                    panels={key: asdict(panel) for key, panel in PANELS.items()})
+def greedy_metrics(trial: int, seed: int, data: dict, box: float, sequences: dict, learnt: Path,
+                   points: Sequence[int]) -> dict[str, pd.DataFrame]:
+    """Figure 7's panel of the dataset ``data`` on ``box`` x b (``metrics``): the greedy sequence of the
+    ``qmc_learnt`` run ``learnt`` (of parameters ``sequences``) at every number of points of ``points``.
+
+    Deterministic: ``trial`` and ``seed`` play no part.
+    """
+    setting, recorded = _panel(data, box, sequences, learnt)
+    W = recorded[learnt_.method_name("greedy", learnt_.box_name(box))][0]
+    if max(points) > len(W):
+        raise ValueError(f"job qmc_fig7: points up to {max(points)} but the learnt greedy sequence has {len(W)}")
+    return {"metrics": _described(greedy_panel(setting, W, points), setting, data, box)}
+
+
+def _panel(data: dict, box: float, sequences: dict, learnt: Path) -> tuple[Setting, dict]:
+    """The panel's setting (training rows, the learnt run's sigma, the box) and the run's sequences."""
+    recorded = jobs.read(learnt, "discrepancy")
+    if int(recorded["s"].iloc[0]) != sequences["s"] or box not in sequences["boxes"]:
+        raise ValueError(f"box {box} of s={sequences['s']} is not learnt by {learnt}")
+    X = load_dataset(data).X_train
+    return Setting(X, float(recorded["sigma"].iloc[0]), box), learnt_.sequences(learnt)
+
+
+def _described(table: pd.DataFrame, setting: Setting, data: dict, box: float) -> pd.DataFrame:
+    return table.assign(config=qmc_datasets.name_of(data), box=box, sigma=setting.sigma, n=len(setting.X),
+                        d=setting.X.shape[1])
+
+
+#: The x axis of each figure.
+X_AXIS = {"fig6": "iteration", "fig7": "points"}
+
+
+def recorded(out: Path, figure: str) -> pd.DataFrame:
+    """Every recorded panel of ``figure`` below ``out`` (its job's runs), one frame with a ``panel`` column."""
     frames = []
-    for key, panel in PANELS.items():
-        path = out / figure / f"panel_{key}.csv"
-        if not records.complete(path):
-            begin = time.perf_counter()
-            setting = Setting.of_panel(out, panel, mirror)
-            table = compute(setting)
-            records.write_csv(path, table.assign(config=panel.config, box=panel.box, sigma=setting.sigma,
-                                                 n=len(setting.X), d=setting.X.shape[1],
-                                                 time=time.perf_counter() - begin))
-            qmc._progress(f"{figure} panel ({key}) {panel.title}")
-        frames.append(pd.read_csv(path).assign(panel=key))
-    return pd.concat(frames, ignore_index=True)
+    for run in sorted((out / figure / "runs").glob("*/")):
+        if records.recorded(run / "trials.csv"):
+            table = jobs.read(run, "metrics").drop(columns="trial")
+            config, box = table["config"].iloc[0], table["box"].iloc[0]
+            key = next(k for k, p in PANELS.items() if (p.config, p.box) == (config, box))
+            frames.append(table.assign(panel=key))
+    if len(frames) != len(PANELS):
+        raise FileNotFoundError(f"{len(frames)} of the {len(PANELS)} panels of {figure} are recorded below "
+                                f"{out / figure / 'runs'}: run rfbench-campaign qmc {figure}")
+    return pd.concat(frames, ignore_index=True).sort_values("panel", kind="stable", ignore_index=True)
 
 
-def report(out: Path, figure: str, mirror: str | None = None) -> pd.DataFrame:
-    """Compute (resume) ``figure``'s panels, draw them and judge the paper's claims."""
-    table = campaign(out, figure, mirror)
-    _, x = FIGURES[figure]
+def report(out: Path, figure: str) -> pd.DataFrame:
+    """Draw ``figure``'s recorded panels and judge the paper's claims."""
+    table = recorded(out, figure)
+    x = X_AXIS[figure]
     dest = out / figure
     titles = {key: f"({key}) {panel.title}" for key, panel in PANELS.items()}
     qmc_figures.metrics_vs_step(table, x, dest / f"{figure}.png", titles,
@@ -186,7 +224,7 @@ def report(out: Path, figure: str, mirror: str | None = None) -> pd.DataFrame:
                  "Lanczos run per iteration on 6,554 x 6,554 matrices)",
          "discrepancy: the normalized (pi^d / prod b_j) D^2 on the panel's box; housing \"scaled\" read as "
          "min-max to [0, 1], all 505 rows of its training part",
-         f"sigma: Table 1's CV choice per dataset (<results>/qmc/sigma/); iterations ({GLOBAL_ITERATIONS}) and "
+         f"sigma: Table 1's CV choice per dataset (recorded with the sequences); iterations ({GLOBAL_ITERATIONS}) and "
          f"largest t ({max(GREEDY_POINTS)}) unstated"])
     return table
 
@@ -242,22 +280,24 @@ def _fig7_checks(table: pd.DataFrame, out: Path) -> dict[str, ClaimCheck]:
              bool(c["discrepancy"].iloc[-1] < c["discrepancy"].iloc[0]) for k, c in curves.items() if k in "ab"}
     b, c = curves["b"].set_index("points"), curves["c"].set_index("points")
     higher = {m: int((c[m] > b[m]).sum()) for m in METRICS[1:]}
-    global_path = out / "fig6"
-    recorded = all(records.complete(global_path / f"panel_{k}.csv") for k in "abc")
+    try:
+        glob = recorded(out, "fig6")
+    except FileNotFoundError:
+        glob = None
     return {
         "fig7_discrepancy_falls": all_of(falls, "panels where the discrepancy falls"),
         "fig7_half_box_higher": ClaimCheck(all(v > len(b) / 2 for v in higher.values()), ", ".join(
             f"{m} higher at {v} of {len(b)} t" for m, v in higher.items())),
-        "fig7_greedy_above_global": _greedy_vs_global(curves, global_path) if recorded
-        else ClaimCheck(None, "Figure 6 not computed yet (make qmc-fig6)"),
+        "fig7_greedy_above_global": _greedy_vs_global(curves, glob) if glob is not None
+        else ClaimCheck(None, "Figure 6 not computed yet (rfbench-campaign qmc fig6)"),
     }
 
 
-def _greedy_vs_global(curves: dict[str, pd.DataFrame], global_path: Path) -> ClaimCheck:
+def _greedy_vs_global(curves: dict[str, pd.DataFrame], global_panels: pd.DataFrame) -> ClaimCheck:
     cases = {}
     for key, curve in curves.items():
         greedy = float(curve.set_index("points").loc[GLOBAL_S, "discrepancy"])
-        glob = pd.read_csv(global_path / f"panel_{key}.csv").set_index("iteration")["discrepancy"]
+        glob = _curve(global_panels, key, "iteration").set_index("iteration")["discrepancy"]
         worst = float(glob.loc[glob.index > 10].max())
         cases[f"({key}) greedy t=100 {greedy:.3g} vs global after 10 iterations <= {worst:.3g}"] = greedy > worst
     return all_of(cases, "panels")
@@ -265,7 +305,7 @@ def _greedy_vs_global(curves: dict[str, pd.DataFrame], global_path: Path) -> Cla
 
 def main(argv: list[str] | None = None) -> None:
     parser = qmc.report_parser("fig67", __doc__)
-    parser.add_argument("figure", choices=list(FIGURES), help="fig6: global sequence; fig7: greedy sequence")
+    parser.add_argument("figure", choices=list(X_AXIS), help="fig6: global sequence; fig7: greedy sequence")
     args = parser.parse_args(argv)
     out = args.results / qmc.PAPER
     qmc.run_report(parser, lambda: report(out, args.figure), out / args.figure)

@@ -1,82 +1,44 @@
 """QMC feature maps, Table 2 (cpu rows): box discrepancy of Halton and of the adaptive sequences.
 
-For each s, the scrambled Halton frequencies (sigma from Table 1's CV, shared through
-``<results>/qmc/sigma/cpu_act_qmc.csv``) are the start of the three adaptive sequences of
-Section 5, each learnt on the full box b (the data's bounding box) and on its central part
-b/4: Global (all points by nonlinear CG), Greedy (one point at a time) and Weighted (the QP's
-non-negative weights on the Halton points). Each sequence's discrepancy is measured on the box
-it was learnt on, as the paper's Table 2 does, and recorded both normalized,
-(pi^d / prod b_j) D^2 (the mean squared integration error over the box, the quantity of
-Sec. 6.1), and raw, D^2. Each s is one CSV, written atomically (resumable).
+For each s, the scrambled Halton frequencies (sigma by 5-fold CV of ridge on MC features) are the
+start of the three adaptive sequences of Section 5, each learnt on the full box b (the data's
+bounding box) and on its central part b/4: Global (all points by nonlinear CG), Greedy (one point
+at a time) and Weighted (the QP's non-negative weights on the Halton points). They are learnt
+once, by the ``qmc_learnt`` job (:mod:`rfbench.papers.qmc.learnt`, also read by Table 3), which
+records each sequence's discrepancy on the box it was learnt on, as the paper's Table 2 does,
+both normalized, (pi^d / prod b_j) D^2 (the mean squared integration error over the box, the
+quantity of Sec. 6.1), and raw, D^2. This report reads those records only.
 
     python -m rfbench.papers.qmc.table2 [--results results]
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from rfbench.engine import blas_pin, records
+from rfbench.papers.qmc import learnt
 from rfbench.papers.qmc import report as qmc
-from rfbench.qmc.adaptive import global_adaptive, greedy_adaptive, halton_frequencies, optimal_weights
-from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
 from rfbench.report import published, render
 from rfbench.report.compare import ClaimCheck, all_of, compare, summarize
 
-#: Table 2's cpu sizes and boxes (fractions of the bounding box b).
-SIZES = (100, 300, 500)
-BOXES = {"b": 1.0, "b/4": 0.25}
-#: CG iterations of the global sequence (unstated; the paper stops early, Sec. 6.2).
-GLOBAL_MAXITER = 100
 CONFIG = "cpu_act_qmc"
 #: Halton and the three adaptive sequences learnt from it.
-METHODS = ("halton", "global", "greedy", "weighted")
-#: The census rows run on this declared substitute, with the sequences Table 3 learns for it.
+METHODS = ("halton", *learnt.SCHEMES)
+#: The census rows run on this declared substitute, with the sequences Table 3 reads for it.
 SUBSTITUTE = "house_16h"
 
 
-def table2_row(path: Path, X: np.ndarray, sigma: float, s: int) -> None:
-    """Discrepancies of the four sequences of s points on both boxes; one CSV (skipped if present)."""
-    if records.complete(path):
-        return
-    d = X.shape[1]
-    start = halton_frequencies(s, d, sigma)
-    rows = []
-    for box, fraction in BOXES.items():
-        b = fraction * bounding_box(X)
-        normalized, raw = BoxDiscrepancy(b, sigma, normalized=True), BoxDiscrepancy(b, sigma)
-        for method in METHODS:
-            begin = time.perf_counter()
-            W, weights = _sequence(method, start, raw)
-            rows.append({"s": s, "box": box, "method": method, "normalized": normalized.squared(W, weights),
-                         "raw": raw.squared(W, weights), "expected_mc": normalized.expected_squared_mc(s),
-                         "time": time.perf_counter() - begin})
-    records.write_csv(path, pd.DataFrame(rows).assign(sigma=sigma, d=d))
-
-
-def _sequence(method: str, start: np.ndarray, discrepancy: BoxDiscrepancy) -> tuple[np.ndarray, np.ndarray | None]:
-    if method == "global":
-        return global_adaptive(start, discrepancy, maxiter=GLOBAL_MAXITER), None
-    if method == "greedy":
-        return greedy_adaptive(start, discrepancy), None
-    if method == "weighted":
-        return start, optimal_weights(start, discrepancy)
-    return start, None
-
-
-def table2(out: Path, mirror: str | None = None) -> pd.DataFrame:
-    """Every row of Table 2 (cpu), then the report ``<out>/table2/table2.md`` (with the census rows of
-    the substitute when ``make qmc-table3`` has learnt its sequences)."""
-    qmc.bind_inputs(out / "table2" / "cpu", out, {CONFIG: CONFIG})
-    data = qmc.load(CONFIG, mirror)
-    X = data.X_train
-    sigma = float(qmc.chosen_sigma(out, CONFIG, X, data.y_train, data.task, seed=0)["sigma"])
-    for s in SIZES:
-        table2_row(out / "table2" / "cpu" / f"s{s}.csv", X, sigma, s)
-    table = pd.concat([pd.read_csv(out / "table2" / "cpu" / f"s{s}.csv") for s in SIZES], ignore_index=True)
+def table2(out: Path) -> pd.DataFrame:
+    """Every row of Table 2 (cpu) from the recorded sequences, then the report ``<out>/table2/table2.md``
+    (with the census rows of the substitute when its sequences are recorded)."""
+    table = learnt.discrepancies(out, CONFIG)
+    if table.empty:
+        raise FileNotFoundError(f"no {CONFIG} sequences recorded below {out / 'learnt'}: run rfbench-campaign qmc "
+                                "table2")
+    sigma = float(table["sigma"].iloc[0])
     wide = table.pivot_table(index="s", columns=["box", "method"], values="normalized")
     wide.columns = [f"{method} ({box})" for box, method in wide.columns]
     claims = pd.DataFrame([{"claim": "\"Using adaptive sequences improves the discrepancy values by "
@@ -94,10 +56,10 @@ def table2(out: Path, mirror: str | None = None) -> pd.DataFrame:
                             "tolerance, see rfbench/report/published.py)", against_paper(table, "cpu")),
                            ("Why the cells differ", _why_they_differ(table, against_paper(table, "cpu"))),
                            ("Raw D^2 and timings", table),
-                           ("Claims of the paper (Sec. 6.2)", claims), *_census_sections(out, mirror)],
+                           ("Claims of the paper (Sec. 6.2)", claims), *_census_sections(out)],
                           [f"sigma = {sigma:.4g} (Table 1's CV on MC features); b = the bounding box of the "
                            "min-max scaled training rows (every b_j = 1); global: "
-                           f"{GLOBAL_MAXITER} CG iterations at most (unstated)", *_stalled(table)])
+                           f"{_maxiter(out)} CG iterations at most (unstated)", *_stalled(table)])
     return table
 
 
@@ -136,42 +98,27 @@ def compared(table: pd.DataFrame, dataset: str) -> pd.DataFrame:
     return joined.iloc[np.lexsort((joined["s"].astype(float), joined["method"]))]
 
 
-def census_rows(out: Path, mirror: str | None = None) -> pd.DataFrame:
-    """Table 2's census rows on the house_16h substitute, from the sequences of ``make qmc-table3``.
-
-    Table 3 records each adaptive sequence's normalized discrepancy on its own box; Halton's on
-    both boxes is computed here (closed form, Table 1's sigma). Empty without Table 3 records.
-    """
-    files = sorted((out / "table3" / SUBSTITUTE).glob("s*.csv"))
-    if not files:
-        return pd.DataFrame()
-    cells = pd.concat([pd.read_csv(p) for p in files], ignore_index=True)
-    X = qmc.load(SUBSTITUTE, mirror).X_train
-    rows = []
-    for s, group in cells.groupby("s"):
-        sigma = float(group["sigma"].iloc[0])
-        start = halton_frequencies(int(s), X.shape[1], sigma)
-        for box, fraction in BOXES.items():
-            rows.append({"s": s, "box": box, "method": "halton", "normalized": BoxDiscrepancy(
-                fraction * bounding_box(X), sigma, normalized=True).squared(start)})
-        for _, cell in group[group["method"] != "halton"].iterrows():
-            scheme, suffix = cell["method"].rsplit("_", 1)
-            rows.append({"s": s, "box": "b" if suffix == "b" else "b/4", "method": scheme,
-                         "normalized": cell["discrepancy"]})
-    return pd.DataFrame(rows)
+def census_rows(out: Path) -> pd.DataFrame:
+    """Table 2's census rows on the house_16h substitute, from its recorded sequences (Table 3's), in
+    Table 3's order of methods: Halton on both boxes, then each scheme on b and on b/4."""
+    rows = learnt.discrepancies(out, SUBSTITUTE)
+    if rows.empty:
+        return rows
+    order = rows["method"].map({m: i for i, m in enumerate(METHODS)})
+    return rows.assign(order=order).sort_values(["s", "order"], kind="stable")[
+        ["s", "box", "method", "normalized"]].reset_index(drop=True)
 
 
 def _g(value: float) -> str:
     return "not run" if np.isnan(value) else f"{value:.3g}"
 
 
-def _census_sections(out: Path, mirror: str | None) -> list[tuple[str, pd.DataFrame | str]]:
+def _census_sections(out: Path) -> list[tuple[str, pd.DataFrame | str]]:
     title = (f"census rows on the declared substitute {SUBSTITUTE} (16 features, 18,000 training rows), from "
              "Table 3's sequences: qualitative only, no cell verdict")
-    census = census_rows(out, mirror)
+    census = census_rows(out)
     if census.empty:
-        return [(title, f"not computed: run `make qmc-table3` (it learns the {SUBSTITUTE} sequences), then "
-                        "this target again")]
+        return [(title, f"not computed: run `rfbench-campaign qmc table2` (it learns the {SUBSTITUTE} sequences)")]
     records.write_csv(out / "table2" / "census_substitute.csv", census)
     records.write_csv(out / "table2" / "census_cells.csv", compared(census, "census"))
     wide = census.pivot_table(index="s", columns=["box", "method"], values="normalized")
@@ -185,6 +132,15 @@ def _census_sections(out: Path, mirror: str | None) -> list[tuple[str, pd.DataFr
     return [(title, wide.reset_index()), (f"{SUBSTITUTE} beside the paper's census rows (different data: no verdict)",
                                           beside),
             (f"The paper's claims on {SUBSTITUTE} (qualitative)", claims)]
+
+
+def _maxiter(out: Path) -> int:
+    """Global's CG iteration limit in the recorded cpu sequences (``job.maxiter`` of their runs)."""
+    limits = {int(records.read_trials(run / "trials.csv")["job.maxiter"].iloc[0])
+              for run in (out / "learnt" / "runs").glob("*/") if records.recorded(run / "trials.csv")}
+    if len(limits) != 1:
+        raise ValueError(f"the recorded sequences below {out / 'learnt'} have CG limits {sorted(limits)}, not one")
+    return limits.pop()
 
 
 def _stalled(table: pd.DataFrame) -> list[str]:

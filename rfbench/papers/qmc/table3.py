@@ -1,61 +1,42 @@
 """QMC feature maps, Table 3: regression error of approximate kernel ridge regression on the
 adaptive sequences (Sec. 6.2, "Generalization Error").
 
-For each s, the scrambled Halton frequencies (sigma from Table 1's CV, ``<results>/qmc/sigma/``)
-and the six adaptive sequences learnt from them as for Table 2 (Global, Greedy, Weighted, each on
-the bounding box b and on b/4) give seven feature maps; a Weighted map multiplies the cos/sin
-pair of frequency l by sqrt(s xi_l), so that its K~ is sum_l xi_l cos(w_l^T (x - y)).
+Each (dataset, s) is one job (``rfbench job=qmc_table3 dataset=<config> job.s=<s>``,
+``configs/job/qmc_table3.yaml``) that reads the scrambled Halton frequencies and the six adaptive
+sequences learnt from them (Global, Greedy, Weighted, each on the bounding box b and on b/4) from
+the ``qmc_learnt`` run of the same dataset and s (:mod:`rfbench.papers.qmc.learnt`, also read by
+Table 2), with its sigma: seven feature maps; a Weighted map multiplies the cos/sin pair of
+frequency l by sqrt(s xi_l), so that its K~ is sum_l xi_l cos(w_l^T (x - y)).
 lambda: "the ridge parameter is set by the value which is near-optimal for both sequences in
 5-fold cross-validation on the training set" is read as one lambda per (dataset, s), the one of
 least summed 5-fold CV error over the seven maps (ridge's grid 1e-4..1e4). Error
-||y_hat - y||_2 / ||y||_2 on the test part. Each (dataset, s) is one CSV, written atomically.
+||y_hat - y||_2 / ||y||_2 on the test part. The report reads the recorded runs only.
 
-    python -m rfbench.papers.qmc.table3 [--results results] [--datasets cpu_act_qmc house_16h] [--max-s S]
+    python -m rfbench.papers.qmc.table3 [--results results]
 """
 from __future__ import annotations
 
-import time
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from rfbench.engine import blas_pin, records
+from rfbench.dataset.loader import load_dataset
+from rfbench.engine import blas_pin, jobs, records
 from rfbench.metrics import relative_error
 from rfbench.model.ridge import ridge_cv
+from rfbench.papers.qmc import datasets as qmc_datasets
+from rfbench.papers.qmc import learnt as learnt_
 from rfbench.papers.qmc import report as qmc
 from rfbench.papers.qmc.fig67 import fourier_map
-from rfbench.papers.qmc.table2 import BOXES, _sequence
-from rfbench.qmc.adaptive import halton_frequencies
-from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
 from rfbench.report import published, render
 from rfbench.report.compare import ClaimCheck, all_of, check_claims, compare, summarize
 
-#: Table 3's sizes per dataset config (census rows run on the house_16h substitute).
-SIZES = {"cpu_act_qmc": (100, 300, 500), "house_16h": (400, 800, 1200, 1800, 2200)}
+#: The paper's name of each dataset config (census rows run on the house_16h substitute).
 DATASET = {"cpu_act_qmc": "cpu", "house_16h": "house_16h"}
 #: The paper's columns: Halton, then each adaptive scheme on b and on b/4.
 METHODS = ("halton", "global_b", "global_b4", "greedy_b", "greedy_b4", "weighted_b", "weighted_b4")
-BOX_SUFFIX = {"b": "_b", "b/4": "_b4"}
 DIGITS = 4
-
-
-def sequences(X: np.ndarray, sigma: float, s: int) -> dict[str, tuple[np.ndarray, np.ndarray | None, float]]:
-    """Every method's (frequencies, weights or None, normalized discrepancy on its own box)."""
-    start = halton_frequencies(s, X.shape[1], sigma)
-    full = bounding_box(X)
-    out = {}
-    for box, fraction in BOXES.items():
-        raw = BoxDiscrepancy(fraction * full, sigma)
-        normalized = BoxDiscrepancy(fraction * full, sigma, normalized=True)
-        for scheme in ("halton", "global", "greedy", "weighted"):
-            name = scheme if scheme == "halton" else scheme + BOX_SUFFIX[box]
-            if name in out:
-                continue
-            W, weights = _sequence(scheme, start, raw)
-            out[name] = (W, weights, normalized.squared(W, weights))
-    return out
 
 
 def features(W: np.ndarray, weights: np.ndarray | None, sigma: float, X: np.ndarray) -> np.ndarray:
@@ -66,51 +47,52 @@ def features(W: np.ndarray, weights: np.ndarray | None, sigma: float, X: np.ndar
     return Z * np.sqrt(len(W) * np.tile(weights, 2))
 
 
-def table3_cell(path: Path, data, sigma: float, s: int) -> None:
-    """One (dataset, s): every method's test error at the shared lambda; one CSV (skipped if present)."""
-    if records.complete(path):
-        return
-    begin = time.perf_counter()
-    maps = sequences(data.X_train, sigma, s)
-    train = {m: features(W, xi, sigma, data.X_train) for m, (W, xi, _) in maps.items()}
+def cells(trial: int, seed: int, data: dict, s: int, learnt: Path) -> dict[str, pd.DataFrame]:
+    """One (dataset, s) of Table 3: every method's test error at the shared lambda (``cells``).
+
+    The run is deterministic (``trial`` and ``seed`` play no part: ridge's CV folds are seeded 0,
+    as Table 1's are); ``learnt`` is the ``qmc_learnt`` run of this dataset and s.
+    """
+    maps = learnt_.sequences(learnt)
+    disc = jobs.read(learnt, "discrepancy")
+    sigma = float(disc["sigma"].iloc[0])
+    if int(disc["s"].iloc[0]) != s:
+        raise ValueError(f"job qmc_table3: s={s} but its learnt run {learnt} has s={int(disc['s'].iloc[0])}")
+    names = [learnt_.method_name(m, box) for m, box in zip(disc["method"], disc["box"])]
+    own_box = disc.assign(name=names).drop_duplicates("name").set_index("name")["normalized"]  # Halton: on b
+    data = load_dataset(data)
+    train = {m: features(W, xi, sigma, data.X_train) for m, (W, xi) in maps.items()}
     cv = {m: ridge_cv(task=data.task, random_state=0).fit(Z, data.y_train) for m, Z in train.items()}
     total = np.sum([model.cv_scores_ for model in cv.values()], axis=0)
     i = int(np.nanargmin(total))
     lam = float(cv["halton"].lambda_grid[i])
     rows = []
     for method in METHODS:
-        W, xi, disc = maps[method]
+        W, xi = maps[method]
         model = ridge_cv(task=data.task, lambda_grid=[lam]).fit(train[method], data.y_train)
         error = relative_error(data.y_test, model.predict(features(W, xi, sigma, data.X_test)))
         rows.append({"method": method, "s": s, "relative_error": error, "cv_error": cv[method].cv_scores_[i],
-                     "discrepancy": disc})
-    records.write_csv(path, pd.DataFrame(rows).assign(lam=lam, sigma=sigma, time=time.perf_counter() - begin))
+                     "discrepancy": own_box[method]})
+    return {"cells": pd.DataFrame(rows).assign(lam=lam, sigma=sigma)}
 
 
-def campaign(out: Path, configs: Sequence[str], max_s: int | None = None, mirror: str | None = None) -> pd.DataFrame:
-    """Every cell of Table 3 on dataset ``configs`` (keys of ``SIZES``); resumable.
-
-    Cells of s above ``max_s`` are not computed (those recorded are still read).
-    """
+def recorded(out: Path) -> pd.DataFrame:
+    """Every recorded Table 3 cell below ``out`` (the qmc_table3 runs), with ``config`` and ``dataset``."""
     frames = []
-    for name in configs:
-        qmc.bind_inputs(out / "table3" / name, out, {name: name})
-        data = qmc.load(name, mirror)
-        sigma = float(qmc.chosen_sigma(out, name, data.X_train, data.y_train, data.task, seed=0)["sigma"])
-        for s in SIZES[name]:
-            path = out / "table3" / name / f"s{s}.csv"
-            if not records.complete(path):
-                if max_s is not None and s > max_s:
-                    continue
-                table3_cell(path, data, sigma, s)
-                qmc._progress(f"table3 {name} s={s}")
-            frames.append(pd.read_csv(path).assign(config=name, dataset=DATASET[name]))
-    return pd.concat(frames, ignore_index=True)
+    for run in sorted((out / "table3" / "runs").glob("*/")):
+        if records.recorded(run / "trials.csv"):
+            name = qmc_datasets.recorded_name(run)
+            frames.append(jobs.read(run, "cells").drop(columns="trial").assign(config=name, dataset=DATASET[name]))
+    if not frames:
+        raise FileNotFoundError(f"no Table 3 run recorded below {out / 'table3' / 'runs'}: "
+                                "run rfbench-campaign qmc table3")
+    return pd.concat(frames, ignore_index=True).sort_values(["config", "s"], kind="stable", ignore_index=True)
 
 
-def table3(out: Path, configs: Sequence[str], max_s: int | None = None, mirror: str | None = None) -> pd.DataFrame:
-    """Table 3: cpu cells against the paper with verdicts; house_16h beside census, qualitatively."""
-    cells = campaign(out, configs, max_s, mirror)
+def table3(out: Path) -> pd.DataFrame:
+    """Table 3 from the recorded runs: cpu cells against the paper with verdicts; house_16h beside census,
+    qualitatively."""
+    cells = recorded(out)
     pub = qmc.load_published()
     pub = pub[pub["source"] == "Table 3"]
     ours = summarize(cells, published.key_columns(pub), "relative_error", metric="relative error")
@@ -231,15 +213,9 @@ def _central_better(cells: pd.DataFrame) -> ClaimCheck:
 
 def main(argv: list[str] | None = None) -> None:
     parser = qmc.report_parser("table3", __doc__)
-    parser.add_argument("--datasets", nargs="+", default=list(SIZES), choices=list(SIZES),
-                        help="dataset configs (default: all)")
-    parser.add_argument("--max-s", type=int, default=None,
-                        help="compute no cell of a larger s this run (recorded ones are still reported)")
     args = parser.parse_args(argv)
-    if args.max_s is not None and args.max_s < 1:
-        parser.error(f"--max-s must be >= 1, got {args.max_s}")
     out = args.results / qmc.PAPER
-    qmc.run_report(parser, lambda: table3(out, args.datasets, args.max_s), out / "table3")
+    qmc.run_report(parser, lambda: table3(out), out / "table3")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,31 @@
-"""A toy dataset for the jobs that take Figure 2's rows and sigma (qmc_gram, qmc_box_discrepancy)."""
+"""QMC's tests: toy datasets for the jobs that read one, and a job's records written by hand."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
 import numpy as np
+import pandas as pd
 import pytest
 
-from rfbench.papers.qmc import gram
+from rfbench.engine import records
+from rfbench.papers.qmc import gram, learnt
 from rfbench.papers.qmc import report as qmc
 
-#: The toy dataset's rows, and the sigma its (stubbed) CV chooses.
-X = np.random.default_rng(0).random((50, 3))
+#: The sigma every toy dataset's (stubbed) CV chooses.
 SIGMA = 0.8
+#: Figure 2's toy rows (qmc_gram, qmc_box_discrepancy).
+X = np.random.default_rng(0).random((50, 3))
+#: The learnt sequences' toy regression data (qmc_learnt, qmc_table3).
+_rng = np.random.default_rng(0)
+X_LEARNT = _rng.random((40, 2))
+Y_LEARNT = np.sin(3 * X_LEARNT[:, 0]) + X_LEARNT[:, 1]
+TOY = SimpleNamespace(X_train=X_LEARNT[:30], y_train=Y_LEARNT[:30], X_test=X_LEARNT[30:], y_test=Y_LEARNT[30:],
+                      task="regression")
+
+
+def _fixed_sigma(monkeypatch):
+    monkeypatch.setattr(qmc, "select_sigma", lambda *a, **k: {"sigma": SIGMA, "lambda": 0.1, "cv_score": 0.5,
+                                                              "median_distance": 0.4})
 
 
 @pytest.fixture
@@ -15,10 +33,28 @@ def toy(monkeypatch):
     """A dataset 'toy' whose rows are X and whose sigma choice is fixed (no data, no CV)."""
     monkeypatch.setitem(qmc.GRAM_DATASETS, "toy", qmc.GramSetting("toy_config", "Toy", None))
     monkeypatch.setattr(qmc, "gram_rows", lambda setting, seed, data: (X, np.zeros(len(X)), "regression"))
-    monkeypatch.setattr(qmc, "select_sigma", lambda *a, **k: {"sigma": SIGMA, "lambda": 0.1, "cv_score": 0.5,
-                                                              "median_distance": 0.4})
+    _fixed_sigma(monkeypatch)
     gram._setting.cache_clear()
     gram.rows_and_sigma.cache_clear()
     yield {"name": "toy_config"}
     gram._setting.cache_clear()
     gram.rows_and_sigma.cache_clear()
+
+
+@pytest.fixture
+def toy_learnt(monkeypatch):
+    """A dataset 'toy' whose rows are TOY and whose sigma choice is fixed (no data, no CV)."""
+    monkeypatch.setattr(learnt, "load_dataset", lambda data: TOY)
+    _fixed_sigma(monkeypatch)
+    learnt._setting.cache_clear()
+    yield {"name": "toy"}
+    learnt._setting.cache_clear()
+
+
+def record(run, frames, **trial):
+    """Write ``frames`` as trial 0 of a job's run, as the engine does."""
+    run.mkdir(parents=True)
+    for key, frame in frames.items():
+        records.write_csv(run / f"{key}.csv", frame.assign(trial=0))
+    records.write_csv(run / "trials.csv", pd.DataFrame([{"run_id": run.name, "trial": 0, **trial}]))
+    return run

@@ -1,52 +1,23 @@
 """Table 2 rows of the QMC report: each adaptive sequence's discrepancy against Halton's."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
-import numpy as np
 import pandas as pd
-import pytest
 
 from rfbench.papers.qmc import table2 as qmc_table2
-from rfbench.qmc.adaptive import halton_frequencies
-from rfbench.qmc.discrepancy import BoxDiscrepancy
+from tests.papers.qmc.conftest import record
 
 
-def test_table2_row_records_each_sequence_normalized_and_raw(tmp_path, monkeypatch):
-    monkeypatch.setattr(qmc_table2, "GLOBAL_MAXITER", 5)
-    X = np.random.default_rng(0).random((40, 2))
-    path = tmp_path / "s8.csv"
-    qmc_table2.table2_row(path, X, 0.8, 8)
-    table = pd.read_csv(path).set_index(["box", "method"])
-    assert len(table) == 8
-    for box, fraction in qmc_table2.BOXES.items():
-        b = fraction * (X.max(axis=0) - X.min(axis=0))
-        halton = BoxDiscrepancy(b, 0.8, normalized=True).squared(halton_frequencies(8, 2, 0.8))
-        assert table.loc[(box, "halton"), "normalized"] == pytest.approx(halton, rel=1e-12)
-        for method in ("global", "weighted"):  # both start from the Halton points
-            assert table.loc[(box, method), "normalized"] <= halton
-        assert np.isfinite(table.loc[(box, "greedy"), "normalized"])
-        # normalized = pi^d / prod(b) * raw
-        ratio = table.loc[(box, "halton"), "normalized"] / table.loc[(box, "halton"), "raw"]
-        assert ratio == pytest.approx(np.pi**2 / np.prod(b), rel=1e-10)
-
-
-def test_census_rows_take_table3s_sequences_and_compute_haltons_on_both_boxes(tmp_path, monkeypatch):
-    X = np.random.default_rng(3).random((40, 2))
-    monkeypatch.setattr(qmc_table2.qmc, "load", lambda name, mirror=None: SimpleNamespace(X_train=X))
+def test_census_rows_are_the_substitutes_learnt_discrepancies_in_table3s_order(tmp_path):
     assert qmc_table2.census_rows(tmp_path).empty
-    folder = tmp_path / "table3" / qmc_table2.SUBSTITUTE
-    folder.mkdir(parents=True)
-    methods = ["halton", "global_b", "global_b4", "greedy_b", "greedy_b4", "weighted_b", "weighted_b4"]
-    pd.DataFrame({"method": methods, "s": 8, "discrepancy": np.arange(7.0), "sigma": 0.8}).to_csv(
-        folder / "s8.csv", index=False)
-    rows = qmc_table2.census_rows(tmp_path).set_index(["box", "method"])["normalized"]
-    assert len(rows) == 8
-    assert rows[("b/4", "global")] == 2.0 and rows[("b", "weighted")] == 5.0
-    b = X.max(axis=0) - X.min(axis=0)
-    for box, fraction in qmc_table2.BOXES.items():
-        expected = BoxDiscrepancy(fraction * b, 0.8, normalized=True).squared(halton_frequencies(8, 2, 0.8))
-        assert rows[(box, "halton")] == pytest.approx(expected, rel=1e-12)
+    rows = pd.DataFrame([{"s": 8, "box": box, "method": method, "normalized": float(i), "raw": 0.0}
+                         for i, (box, method) in enumerate((b, m) for b in ("b", "b/4") for m in qmc_table2.METHODS)])
+    record(tmp_path / "learnt" / "runs" / "r1", {"discrepancy": rows}, **{"dataset.name": qmc_table2.SUBSTITUTE})
+    census = qmc_table2.census_rows(tmp_path)
+    assert list(census.columns) == ["s", "box", "method", "normalized"]
+    assert census[["box", "method"]].values.tolist() == [
+        ["b", "halton"], ["b/4", "halton"], ["b", "global"], ["b/4", "global"], ["b", "greedy"], ["b/4", "greedy"],
+        ["b", "weighted"], ["b/4", "weighted"]]
+    assert census.set_index(["box", "method"]).loc[("b/4", "greedy"), "normalized"] == 6.0
 
 
 def test_against_paper_pairs_each_cell_with_the_published_one():

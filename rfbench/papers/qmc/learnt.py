@@ -1,0 +1,145 @@
+"""QMC Tables 2-3, the shared computation: the adaptive sequences learnt on a dataset's box, as one
+job (``rfbench job=qmc_learnt dataset=<config> job.s=<s>``, ``configs/job/qmc_learnt.yaml``).
+
+On the training rows X of the dataset (Sec. 6.2), sigma chosen by 5-fold CV of ridge on Monte Carlo
+features (:func:`rfbench.papers.qmc.report.select_sigma`, as Figs 2-3's job does), the scrambled
+Halton frequencies of s points (:func:`~rfbench.qmc.adaptive.halton_frequencies`) are the start of
+the adaptive sequences of Section 5, each learnt on every box of ``boxes`` (fractions f of the
+bounding box b of X, named b, b/2, b/4 for f = 1, 1/2, 1/4): Global (all points by nonlinear CG,
+``maxiter`` iterations at most), Greedy (one point at a time) and Weighted (the QP's non-negative
+weights xi on the Halton points).
+
+Frames (one deterministic trial: nothing here is random beyond the fixed scrambling):
+
+* ``discrepancy``: Table 2's rows, per box and method (Halton too) the normalized
+  (pi^d / prod b_j) D^2 and the raw D^2 on that box, MC's expected normalized D^2 (13) at s, the
+  seconds the method took, sigma and d;
+* ``points``: every sequence, one row per (box, method, point l) with its frequencies w_l
+  (columns ``w0``..) and its weight xi_l (Weighted only);
+* ``history``: the Global sequence's normalized D^2 on its box after every CG iteration
+  (iteration 0: its Halton start), the loss the optimisation follows;
+* ``setting``: the sigma choice.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rfbench.dataset.loader import load_dataset
+from rfbench.engine import jobs, records
+from rfbench.papers.qmc import datasets as qmc_datasets
+from rfbench.papers.qmc import report as qmc
+from rfbench.qmc.adaptive import global_adaptive, greedy_adaptive, halton_frequencies, optimal_weights
+from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
+
+#: The adaptive schemes, each learnt from the Halton start.
+SCHEMES = ("global", "greedy", "weighted")
+
+
+def box_name(fraction: float) -> str:
+    """The name of the box ``fraction`` x b: b, b/2, b/4 (the paper's)."""
+    return "b" if fraction == 1 else f"b/{1 / fraction:g}"
+
+
+def method_name(method: str, box: str) -> str:
+    """Table 3's name of a sequence: halton, or the scheme and its box (global_b, weighted_b4)."""
+    return method if method == "halton" else f"{method}_{box.replace('/', '')}"
+
+
+def learn(trial: int, seed: int, data: dict, s: int, boxes: Sequence[float], schemes: Sequence[str],
+          maxiter: int) -> dict[str, pd.DataFrame]:
+    """The Halton sequence of ``s`` points and the adaptive ``schemes`` learnt from it on each box.
+
+    ``trial`` plays no part (the sequences are deterministic); ``seed`` seeds the sigma choice.
+    """
+    unknown = sorted(set(schemes) - set(SCHEMES))
+    if unknown:
+        raise ValueError(f"job qmc_learnt: unknown scheme(s) {unknown}; valid: {list(SCHEMES)}")
+    X, choice = _setting(json.dumps(data, sort_keys=True), seed)
+    sigma, d = choice["sigma"], X.shape[1]
+    start = halton_frequencies(s, d, sigma)
+    rows, points, history = [], [], []
+    for fraction in boxes:
+        box, b = box_name(fraction), fraction * bounding_box(X)
+        normalized, raw = BoxDiscrepancy(b, sigma, normalized=True), BoxDiscrepancy(b, sigma)
+        for method in ("halton", *schemes):
+            begin = time.perf_counter()
+            W, weights, losses = _sequence(method, start, raw, normalized, maxiter)
+            rows.append({"s": s, "box": box, "method": method, "normalized": normalized.squared(W, weights),
+                         "raw": raw.squared(W, weights), "expected_mc": normalized.expected_squared_mc(s),
+                         "time": time.perf_counter() - begin})
+            points.append(_points(W, weights).assign(box=box, method=method))
+            if losses:
+                history.append(pd.DataFrame({"box": box, "method": method, "iteration": range(len(losses)),
+                                             "normalized": losses}))
+    return {"discrepancy": pd.DataFrame(rows).assign(sigma=sigma, d=d),
+            "points": pd.concat(points, ignore_index=True), "history": pd.concat(history, ignore_index=True)
+            if history else pd.DataFrame(columns=["box", "method", "iteration", "normalized"]),
+            "setting": pd.DataFrame([choice])}
+
+
+def _sequence(method: str, start: np.ndarray, raw: BoxDiscrepancy, normalized: BoxDiscrepancy, maxiter: int
+              ) -> tuple[np.ndarray, np.ndarray | None, list[float]]:
+    """(frequencies, weights or None, Global's loss after each CG iteration) of one method on one box."""
+    if method == "global":
+        losses = [normalized.squared(start)]
+        W = global_adaptive(start, raw, maxiter=maxiter, callback=lambda W: losses.append(normalized.squared(W)))
+        return W, None, losses
+    if method == "greedy":
+        return greedy_adaptive(start, raw), None, []
+    if method == "weighted":
+        return start, optimal_weights(start, raw), []
+    return start, None, []
+
+
+def _points(W: np.ndarray, weights: np.ndarray | None) -> pd.DataFrame:
+    """One row per frequency w_l: ``point``, ``weight`` (xi_l, NaN without weights), ``w0``.. ``w{d-1}``."""
+    frame = pd.DataFrame(W, columns=[f"w{j}" for j in range(W.shape[1])])
+    frame.insert(0, "weight", np.nan if weights is None else weights)
+    frame.insert(0, "point", np.arange(len(W)))
+    return frame
+
+
+@functools.lru_cache(maxsize=1)
+def _setting(data_json: str, seed: int) -> tuple[np.ndarray, dict]:
+    """The training rows and the sigma choice of a dataset, once per process."""
+    data = load_dataset(json.loads(data_json))
+    X = data.X_train
+    choice = {**qmc.select_sigma(X, data.y_train, data.task, seed=seed), "n": len(X), "d": X.shape[1],
+              "seed": seed, "cv_features": qmc.CV_FEATURES}
+    return X, choice
+
+
+def sequences(run: Path) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
+    """The learnt sequences of a ``qmc_learnt`` run by Table 3's names (:func:`method_name`; Halton's
+    points are the same on every box): (frequencies (s, d), weights or None)."""
+    points = jobs.read(run, "points")
+    columns = [c for c in points.columns if c.startswith("w") and c[1:].isdigit()]
+    out = {}
+    for (box, method), group in points.groupby(["box", "method"], sort=False):
+        name = method_name(method, box)
+        if name not in out:
+            group = group.sort_values("point")
+            weights = group["weight"].to_numpy(float)
+            out[name] = (group[columns].to_numpy(float),
+                         None if np.isnan(weights).all() else weights)
+    return out
+
+
+def discrepancies(out: Path, dataset: str) -> pd.DataFrame:
+    """Table 2's rows of every recorded ``qmc_learnt`` run of dataset config ``dataset`` below ``out``
+    (``<results>/qmc``), by s; empty if none is recorded."""
+    frames = []
+    for run in sorted((out / "learnt" / "runs").glob("*/")):
+        done = records.recorded(run / "trials.csv")
+        if done and qmc_datasets.recorded_name(run) == dataset:
+            frames.append(jobs.read(run, "discrepancy").drop(columns="trial"))
+    if not frames:
+        return pd.DataFrame()
+    return pd.concat(frames, ignore_index=True).sort_values("s", kind="stable", ignore_index=True)
