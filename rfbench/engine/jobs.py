@@ -6,20 +6,18 @@ A paper's own computation (a simulation, a curve, a learnt sequence) is a functi
 
 named by a ``job`` config (``configs/job/<name>.yaml``, ``job._target_``; ``job.data: true`` passes the
 composed ``dataset`` node as ``data``; ``job.reads: {arg: [overrides]}`` passes, as ``arg``, the run
-directory of another job, composed from those overrides under the same results folder (on the
-reader's dataset node, when both take data) and run (resumed) first if it is not complete, so a
-job reads another's records instead of recomputing them; a ``compute.check_params(**params)``
-attribute, if any, rejects bad values with a ValueError before any work, as a component's
-``check_params`` does).  ``rfbench job=<name>`` runs it like a runner trial: its run id hashes ``job`` and ``experiment.seed`` only (the dataset,
-kernel, feature map and model groups play no part), each trial ``t`` is called with
-``seed=experiment.seed`` and ``trial=t`` (a job draws trial t's randomness from :func:`trial_seed`,
-as runner trials do, and what it shares across trials from ``seed``), and its frames are recorded under
-``<results_dir>/<experiment.name>/runs/<run_id>/``: every ``<key>.csv`` with a ``trial`` column,
-then the trial's row in ``trials.csv`` (its config, time and row counts) which marks it done.
-Trials are claimed, recorded atomically and resumed exactly as the runner's are
-(:mod:`rfbench.engine.records`), so campaigns launch jobs and runs alike, and reports read
-records only.
-"""
+directory of another job, composed from those overrides under the same results folder (on the reader's
+dataset node, when both take data) and run (resumed) first if it is not complete, so a job reads
+another's records instead of recomputing them; a ``compute.check_params(**params)`` attribute, if any,
+rejects bad values with a ValueError before any work, as a component's ``check_params`` does). ``rfbench
+job=<name>`` runs it like a runner trial: its run id hashes ``job`` and ``experiment.seed`` only (the
+dataset, kernel, feature map and model groups play no part), each trial ``t`` is called with
+``seed=experiment.seed`` and ``trial=t`` (a job draws trial t's randomness from :func:`trial_seed`, as
+runner trials do, and what it shares across trials from ``seed``), and its frames are recorded under
+``<results_dir>/<experiment.name>/runs/<run_id>/``: every ``<key>.csv`` with a ``trial`` column, then
+the trial's row in ``trials.csv`` (its config, time and row counts) which marks it done. Trials are
+claimed, recorded atomically and resumed exactly as the runner's are (:mod:`rfbench.engine.records`), so
+campaigns launch jobs and runs alike, and reports read records only."""
 from __future__ import annotations
 
 import inspect
