@@ -94,18 +94,27 @@ def _reads(cfg: Mapping[str, Any]) -> dict[str, list]:
     return dict(reads)
 
 
-def _read_runs(cfg: Mapping[str, Any]) -> dict[str, Path]:
-    """``job.reads``'s runs, each composed below this job's results folder and run (resumed) first:
-    a run already complete is only looked up, one being computed elsewhere is waited for (its trials'
-    claims), so every trial is still computed once, whatever order a launcher starts the jobs in."""
+def read_configs(cfg: Mapping[str, Any]) -> dict[str, dict]:
+    """The composed config of each job ``job.reads`` names, below this job's results folder; a read
+    job that takes data gets this job's dataset node whole (its settings, e.g. a split, included)."""
     results = Path(cfg["experiment"]["results_dir"])
-    runs = {}
+    configs = {}
     for arg, overrides in _reads(cfg).items():
         read_cfg = _compose([*map(str, overrides), f"experiment.results_dir={results}"])
         if not is_job(read_cfg):
             raise ConfigError(f"job={cfg['job'].get('name')}: reads.{arg} {overrides} is not a job (no job=<name>)")
         if cfg["job"].get("data") and read_cfg["job"].get("data"):
-            read_cfg["dataset"] = cfg["dataset"]  # the reader's data, with every setting of it (e.g. a split)
+            read_cfg["dataset"] = cfg["dataset"]
+        configs[arg] = read_cfg
+    return configs
+
+
+def _read_runs(cfg: Mapping[str, Any]) -> dict[str, Path]:
+    """``job.reads``'s runs (:func:`read_configs`), each run (resumed) first: a run already complete
+    is only looked up, one being computed elsewhere is waited for (its trials' claims), so every
+    trial is still computed once, whatever order a launcher starts the jobs in."""
+    runs = {}
+    for arg, read_cfg in read_configs(cfg).items():
         run(read_cfg)
         runs[arg] = records.run_dir(read_cfg)
     return runs

@@ -26,7 +26,6 @@ import contextlib
 import csv
 import fcntl
 import io
-import json
 import logging
 import shutil
 from collections.abc import Iterable, Iterator, Mapping
@@ -60,28 +59,6 @@ def write_atomic(path: Path, text: str) -> None:
 
 def write_csv(path: Path, frame: pd.DataFrame) -> None:
     write_atomic(path, frame.to_csv(index=False))
-
-
-def bind_inputs(folder: Path, inputs: Mapping[str, Any], *derived: Path) -> None:
-    """Tie the result files under ``folder`` (and the ``derived`` files) to the inputs they come from.
-
-    For drivers that resume by file name: the first call writes ``folder/inputs.json``; a later
-    call with other inputs (e.g. a dataset config edited between two runs) raises a ValueError
-    naming the keys that changed and what to remove, so a resumed campaign never mixes results
-    of two settings.  A folder of results recorded before it had an ``inputs.json`` adopts the
-    current inputs.
-    """
-    path = folder / "inputs.json"
-    current = json.loads(json.dumps(inputs, sort_keys=True, default=str))
-    if not path.exists():
-        write_atomic(path, json.dumps(current, indent=1, sort_keys=True) + "\n")
-        return
-    recorded = json.loads(path.read_text())
-    if recorded != current:
-        changed = sorted(key for key in recorded.keys() | current.keys() if recorded.get(key) != current.get(key))
-        stale = " and ".join(str(p) for p in (folder, *derived))
-        raise ValueError(f"{folder} holds results computed from other inputs (changed: {changed}, see "
-                         f"{path}); to recompute them, remove {stale}")
 
 
 def run_dir(cfg: Mapping[str, Any]) -> Path:

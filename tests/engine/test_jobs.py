@@ -130,3 +130,15 @@ def test_bad_reads_are_refused_naming_the_value(tmp_path, reads, message):
     cfg["job"] = {"_target_": "tests.engine.test_jobs.reader", "name": "reader", "reads": reads}
     with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
         runner.run(cfg)
+
+
+def test_a_data_job_reads_its_read_job_on_its_own_dataset_node_settings_included(tmp_path):
+    """QMC Table 3 (data) reads the learnt sequences (data) of cpu_act at the paper's split: the read job
+    is the one composed with the same dataset overrides, not cpu_act at its config's split."""
+    paper_cpu = ["dataset=cpu_act", "dataset.split.n_train=6554", "dataset.split.n_test=1638"]
+    cfg = jobs._compose(["job=qmc_table3", "job.s=300", *paper_cpu, f"experiment.results_dir={tmp_path}"])
+    read = jobs.read_configs(cfg)["learnt"]
+    assert read["dataset"] == cfg["dataset"] and read["job"]["s"] == 300
+    learnt = jobs._compose(["job=qmc_learnt", "job.s=300", *paper_cpu, f"experiment.results_dir={tmp_path}"])
+    assert records.run_dir(read) == records.run_dir(learnt)
+    assert records.run_dir(read) != jobs.run_of(["job=qmc_learnt", "job.s=300", "dataset=cpu_act"], tmp_path)

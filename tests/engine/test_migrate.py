@@ -158,3 +158,16 @@ def test_a_run_named_like_a_folded_config_but_on_other_files_is_refused():
     node = {"name": "house_16h", "files": {"data": {"sha256": "0" * 64}}}
     with pytest.raises(ValueError, match="dataset=house_16h reads files .* not those of dataset=census_house"):
         migrate.fold_dataset_configs({"dataset": node})
+
+
+def test_a_data_job_reading_a_data_job_loses_the_dataset_name_of_its_reads():
+    """The read job gets the reader's dataset node whole now: a ``dataset=<name>`` in ``reads`` goes (it
+    dropped the reader's settings); a job without data, or reads without a dataset, are left as they are."""
+    reads = {"learnt": ["job=qmc_learnt", "dataset=cpu_act_qmc", "job.s=100"]}
+    cfg = {"job": {"name": "qmc_table3", "data": True, "s": 100, "reads": reads}, "dataset": {"name": "cpu_act"}}
+    migrated = migrate.reads_the_readers_data(cfg)
+    assert migrated["job"]["reads"] == {"learnt": ["job=qmc_learnt", "job.s=100"]}
+    assert migrated["dataset"] == cfg["dataset"]
+    assert migrate.reads_the_readers_data(migrated) is migrated
+    no_data = {"job": {**cfg["job"], "data": False}}
+    assert migrate.reads_the_readers_data(no_data) is no_data

@@ -118,16 +118,6 @@ def test_where_the_data_came_from_is_not_a_config_column():
     assert records.config_columns(frame) == ["dataset.name", "dataset.files.data.sha256"]
 
 
-def test_bind_inputs_refuses_results_of_other_inputs_and_names_what_to_remove(tmp_path):
-    folder, derived = tmp_path / "gram" / "cpu", tmp_path / "sigma" / "cpu.csv"
-    records.bind_inputs(folder, {"dataset": {"n_train": 10}, "seed": 0}, derived)
-    records.bind_inputs(folder, {"seed": 0, "dataset": {"n_train": 10}}, derived)  # same inputs: resumes
-    with pytest.raises(ValueError) as err:
-        records.bind_inputs(folder, {"dataset": {"n_train": 11}, "seed": 0}, derived)
-    assert "changed: ['dataset']" in str(err.value)
-    assert f"remove {folder} and {derived}" in str(err.value)
-
-
 def test_a_run_id_that_reads_as_a_number_stays_text(tmp_path):
     """Run ids are 12 hex digits: 3425406e1568 (a float's notation) and 012345678901 must survive a resume."""
     path = tmp_path / "trials.csv"

@@ -26,13 +26,13 @@ from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import figures as qmc_figures
-from rfbench.papers.qmc import gram
+from rfbench.papers.qmc import gram, protocol
 from rfbench.papers.qmc import report as qmc
 from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
 from rfbench.report import render
 from rfbench.report.compare import ClaimCheck, all_of, check_claims
 
-#: Figure 4's panels: cpu and census (the house_16h substitute), keys of ``qmc.GRAM_DATASETS``.
+#: Figure 4's panels: cpu and census (the house_16h substitute), keys of ``protocol.GRAM_DATASETS``.
 DATASETS = ("cpu", "census")
 
 
@@ -43,13 +43,13 @@ def discrepancies(trial: int, seed: int, data: dict, sizes: Sequence[int], box: 
     check_params(sizes, box)
     X, choice = gram.rows_and_sigma(json.dumps(data, sort_keys=True), seed)
     frames = [sequence_discrepancy(X, choice["sigma"], sequence, trial_seed(seed, trial), sizes, box)
-              for sequence in qmc.SEQUENCES if trial == 0 or sequence != "halton"]
+              for sequence in protocol.SEQUENCES if trial == 0 or sequence != "halton"]
     return {"discrepancy": pd.concat(frames, ignore_index=True)}
 
 
 def check_params(sizes: Sequence[int], box: float) -> None:
     """ValueError naming a bad value: sizes positive integers, box a positive fraction of the bounding box."""
-    qmc.check_sizes(sizes)
+    protocol.check_sizes(sizes)
     if not box > 0:
         raise ValueError(f"job.box={box}: give a positive fraction of the bounding box (the paper's b/2: 0.5)")
 
@@ -72,7 +72,7 @@ def sequence_discrepancy(X: np.ndarray, sigma: float, sequence: str, seed: int, 
 
 def collect(out: Path) -> pd.DataFrame:
     """Every recorded discrepancy trial, joined with the recorded Frobenius errors where they exist."""
-    jobs = {name: ["job=qmc_box_discrepancy", *qmc_datasets.overrides(qmc.GRAM_DATASETS[name].config)]
+    jobs = {name: ["job=qmc_box_discrepancy", *qmc_datasets.overrides(protocol.GRAM_DATASETS[name].config)]
             for name in DATASETS}
     frames = qmc.recorded(out, jobs, "discrepancy")
     if len(frames) < len(DATASETS):
@@ -97,7 +97,7 @@ def fig4(out: Path) -> pd.DataFrame:
     dest = out / "fig4"
     records.write_csv(dest / "fig4.csv", summary)
     qmc_figures.discrepancy_panels(summary, dest / "fig4.png",
-                                   {name: qmc.GRAM_DATASETS[name].paper_name for name in DATASETS})
+                                   {name: protocol.GRAM_DATASETS[name].paper_name for name in DATASETS})
     pub = qmc.load_published()
     claims = check_claims(pub[pub["source"] == "Fig. 4"],
                           {"fig4_discrepancy_falls_with_s": lambda _: _falls(summary),

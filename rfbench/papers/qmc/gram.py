@@ -22,7 +22,7 @@ from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.kernel import make_kernel
 from rfbench.papers.qmc import datasets as qmc_datasets
-from rfbench.papers.qmc import report as qmc
+from rfbench.papers.qmc import protocol
 
 
 def curves(trial: int, seed: int, data: dict, sizes: Sequence[int]) -> dict[str, pd.DataFrame]:
@@ -30,13 +30,13 @@ def curves(trial: int, seed: int, data: dict, sizes: Sequence[int]) -> dict[str,
     scramble and s) and ``setting`` (the sigma choice, the same at every trial)."""
     X, K, choice = _setting(json.dumps(data, sort_keys=True), seed)
     frames = []
-    for sequence, scramble in [(s, True) for s in qmc.SEQUENCES] + [(s, False) for s in qmc.SCRAMBLED]:
+    for sequence, scramble in [(s, True) for s in protocol.SEQUENCES] + [(s, False) for s in protocol.SCRAMBLED]:
         deterministic = not scramble or sequence == "halton"
         if deterministic and trial > 0:
             continue
         fmap = QMCFourierFeatures(n_components=max(sizes), sigma=choice["sigma"], sequence=sequence,
                                   scramble=scramble, dtype="float64", random_state=trial_seed(seed, trial)).fit(X)
-        frames.append(pd.DataFrame(qmc.prefix_errors(K, fmap, X, sizes)).assign(
+        frames.append(pd.DataFrame(protocol.prefix_errors(K, fmap, X, sizes)).assign(
             sequence=sequence, scramble=scramble, seed=trial_seed(seed, trial), sigma=choice["sigma"],
             n=len(X), d=X.shape[1]))
     return {"errors": pd.concat(frames, ignore_index=True), "setting": pd.DataFrame([choice])}
@@ -54,11 +54,11 @@ def _setting(data_json: str, seed: int) -> tuple[np.ndarray, np.ndarray, dict]:
 def rows_and_sigma(data_json: str, seed: int) -> tuple[np.ndarray, dict]:
     """The rows of Figures 2-4 of a dataset config (JSON) and their sigma choice, once per process."""
     data = json.loads(data_json)
-    (name, setting), = ((k, s) for k, s in qmc.GRAM_DATASETS.items() if s.config == qmc_datasets.name_of(data))
-    X, y, task = qmc.gram_rows(setting, seed, data=data)
-    choice = {**qmc.select_sigma(X, y, task, seed=seed), "n": len(X), "d": X.shape[1], "seed": seed,
-              "cv_features": qmc.CV_FEATURES, "dataset": name}
+    (name, setting), = ((k, s) for k, s in protocol.GRAM_DATASETS.items() if s.config == qmc_datasets.name_of(data))
+    X, y, task = protocol.gram_rows(setting, seed, data=data)
+    choice = {**protocol.select_sigma(X, y, task, seed=seed), "n": len(X), "d": X.shape[1], "seed": seed,
+              "cv_features": protocol.CV_FEATURES, "dataset": name}
     return X, choice
 
 
-curves.check_params = qmc.check_sizes
+curves.check_params = protocol.check_sizes

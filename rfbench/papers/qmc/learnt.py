@@ -34,7 +34,7 @@ import pandas as pd
 from rfbench.dataset.loader import load_dataset
 from rfbench.engine import jobs, records
 from rfbench.papers.qmc import datasets as qmc_datasets
-from rfbench.papers.qmc import report as qmc
+from rfbench.papers.qmc import protocol
 from rfbench.qmc.adaptive import global_adaptive, greedy_adaptive, halton_frequencies, optimal_weights
 from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
 
@@ -111,8 +111,8 @@ def _setting(data_json: str, seed: int) -> tuple[np.ndarray, dict]:
     """The training rows and the sigma choice of a dataset, once per process."""
     data = load_dataset(json.loads(data_json))
     X = data.X_train
-    choice = {**qmc.select_sigma(X, data.y_train, data.task, seed=seed), "n": len(X), "d": X.shape[1],
-              "seed": seed, "cv_features": qmc.CV_FEATURES}
+    choice = {**protocol.select_sigma(X, data.y_train, data.task, seed=seed), "n": len(X), "d": X.shape[1],
+              "seed": seed, "cv_features": protocol.CV_FEATURES}
     return X, choice
 
 

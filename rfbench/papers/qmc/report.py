@@ -7,10 +7,8 @@ ridge cells and its split study (:mod:`rfbench.papers.qmc.ridge`, ``job=qmc_ridg
 5's point sets (:mod:`rfbench.papers.qmc.fig5`), recorded under ``<results>/qmc/<target>/runs/``.
 
 sigma (and lambda for Table 1) is chosen per dataset by 5-fold CV of ridge on Monte Carlo
-features and then held for every sequence (Sec. 6.1: "we performed 5-fold cross-validation
-when using random Fourier features (MC sequence) to set the bandwidth"): each job recomputes
-it (:func:`select_sigma`, once per process) and records it.  Tables 2-3 and Figures 6-7 still
-read it from ``<results>/qmc/sigma/<dataset>.csv`` (:func:`chosen_sigma`).
+features and then held for every sequence (:mod:`rfbench.papers.qmc.protocol`): each job
+recomputes it once per process and records it, and the reports read it from those records.
 
     python -m rfbench.papers.qmc.report {fig2,fig3,fig4,fig5,table1} [--results results]
 """
@@ -18,76 +16,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
-from sklearn.decomposition import PCA
 
-from rfbench.dataset.loader import load_dataset
-from rfbench.engine import blas_pin, config, jobs, records
-from rfbench.engine.jobs import trial_seed
-from rfbench.feature_map import QMCFourierFeatures
-from rfbench.metrics import approximate_gram, spectral_norm
-from rfbench.model.ridge import ridge_cv
+from rfbench.engine import blas_pin, jobs, records
 from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import figures as qmc_figures
+from rfbench.papers.qmc.protocol import GRAM_DATASETS, SEQUENCES
 from rfbench.report import published, render
 from rfbench.report.compare import ClaimCheck, all_of, check_claims, compare, summarize
 
 PAPER = "qmc"
-#: The paper's sequences, in its column order; "mc" is the reference.
-SEQUENCES = ("halton", "sobol", "lattice", "digital_net", "mc")
-#: Sequences of Figure 3 (scrambled vs plain); MC has no unscrambled version.
-SCRAMBLED = ("halton", "sobol", "lattice", "digital_net")
 #: Label of each sequence in the paper's tables.
 LABEL = {"halton": "Halton", "sobol": "Sobol'", "lattice": "Lattice", "digital_net": "Digit", "mc": "MC"}
-
-
-@dataclass(frozen=True)
-class GramSetting:
-    """How Figures 2-3 use one dataset (Sec. 6.1, "Quality of Kernel Approximation").
-
-    Parameters
-    ----------
-    config : str
-        Dataset config (``configs/dataset/<config>.yaml``).
-    paper_name : str
-        The dataset as the paper names it.
-    n : int or None
-        Rows of the training part whose Gram matrix is approximated (None: all of them);
-        a seeded random subset otherwise.
-    pca : int or None
-        Dimensions kept by a PCA of those rows (fitted on them), or None.
-    """
-
-    config: str
-    paper_name: str
-    n: int | None
-    pca: int | None = None
-
-
-#: "cpu (6554 examples, 21 dimensions), census (a subset chosen randomly with 5,000 examples,
-#: 119 dimensions), USPST (1,506 examples, 250 dimensions after PCA) and MNIST (a subset chosen
-#: randomly with 5,000 examples, 250 dimensions after PCA)". census runs on house_16h, a
-#: declared substitute; MNIST's 5,000 are a seeded random subset of its 60,000 training images.
-GRAM_DATASETS = {  # in the order of the paper's panels (a)-(d)
-    "uspst": GramSetting("usps_test", "USPST", None, pca=250),
-    "cpu": GramSetting("cpu_act_qmc", "cpu", None),
-    "census": GramSetting("house_16h", "census (substitute: house_16h)", 5000),
-    "mnist": GramSetting("mnist", "MNIST", 5000, pca=250),
-}
-#: Prefix sizes s of Figures 2-3 (the paper's axis is not printed in the text: Table 1's
-#: 100, 500, 1000 and points between them).
-GRAM_SIZES = (100, 200, 300, 500, 700, 1000)
-#: sigma candidates, as multiples of the median pairwise distance of the rows (unstated).
-SIGMA_FACTORS = tuple(2.0**k for k in range(-3, 3))
-#: Features used by the CV choice of sigma and lambda (unstated: Table 1's middle s).
-CV_FEATURES = 500
 #: Table 1's sizes s per dataset config (cpu rows; census rows run on the substitute).
 TABLE1_SIZES = {"cpu_act_qmc": (100, 500, 1000), "house_16h": (400, 1200, 1800)}
 TABLE1_DATASET = {"cpu_act_qmc": "cpu", "house_16h": "house_16h"}
@@ -97,118 +41,6 @@ DIGITS = 4
 def load_published() -> pd.DataFrame:
     """The paper's published values and claims (:func:`rfbench.report.published.load`)."""
     return published.load(published.path_of(PAPER))
-
-
-def dataset_config(name: str) -> dict:
-    """The dataset node of ``name``, resolved: its config with the paper's settings (:mod:`.datasets`)."""
-    return qmc_datasets.node(name)
-
-
-def load(name: str, mirror: str | None = None):
-    """The dataset of config ``name`` (``configs/dataset/<name>.yaml``)."""
-    return load_dataset(dataset_config(name), mirror=mirror)
-
-
-def bind_inputs(folder: Path, out: Path, datasets: Mapping[str, str], **inputs) -> None:
-    """:func:`rfbench.engine.records.bind_inputs` for the results under ``folder``: bound to ``inputs`` and
-    to the dataset configs of ``datasets``, which maps the name a sigma choice is recorded under
-    (``<out>/sigma/<name>.csv``, derived from them too) to the config it is chosen on.  As in run
-    ids, keys that cannot change the numbers (the mirror, a key at its implied default) are left
-    out, and so is the ``deviations`` prose."""
-    configs = {name: {key: value for key, value in dataset_config(config_name).items()
-                      if key != "deviations" and config.identifies_run(f"dataset.{key}", value)}
-               for name, config_name in datasets.items()}
-    records.bind_inputs(folder, {"datasets": configs, **inputs}, *(out / "sigma" / f"{name}.csv" for name in datasets))
-
-
-def gram_rows(setting: GramSetting, seed: int = 0, mirror: str | None = None, data: dict | None = None
-              ) -> tuple[np.ndarray, np.ndarray, str]:
-    """The rows whose Gram matrix Figures 2-3 approximate (subset, then PCA, as ``setting`` says),
-    their targets and the dataset's task; ``data`` is the dataset's config if composed already."""
-    data = load_dataset(data, mirror=mirror) if data is not None else load(setting.config, mirror)
-    X, y = data.X_train, data.y_train
-    if setting.n is not None and setting.n < len(X):
-        rows = np.sort(np.random.default_rng(seed).choice(len(X), setting.n, replace=False))
-        X, y = X[rows], y[rows]
-    if setting.pca is not None:
-        X = PCA(n_components=setting.pca, random_state=seed).fit_transform(X)
-    return X, y, data.task
-
-
-def check_sizes(sizes: Sequence[int]) -> None:
-    """ValueError unless ``sizes`` (a job's prefix sizes s) are one or more positive integers."""
-    if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in sizes):
-        raise ValueError(f"job.sizes={list(sizes)}: give one or more positive integers s")
-
-
-def median_distance(X: np.ndarray, seed: int = 0, n: int = 1000) -> float:
-    """Median Euclidean distance between distinct rows of a random ``n`` of X."""
-    rows = X[np.random.default_rng(seed).permutation(len(X))[:n]]
-    sq = np.sum(rows**2, axis=1)
-    dist = np.sqrt(np.maximum(sq[:, None] + sq[None, :] - 2 * rows @ rows.T, 0.0))
-    return float(np.median(dist[np.triu_indices(len(rows), 1)]))
-
-
-def select_sigma(X: np.ndarray, y: np.ndarray, task: str, *, seed: int = 0,
-                 n_components: int = CV_FEATURES) -> dict[str, float]:
-    """sigma and lambda by 5-fold CV of ridge on MC features (the paper's protocol, Sec. 6.1).
-
-    Every sigma of ``SIGMA_FACTORS`` x the median distance is scored by ridge's own CV over
-    its lambda grid; the best (sigma, lambda) pair is kept.
-
-    Returns
-    -------
-    dict with ``sigma``, ``lambda``, ``cv_score`` (relative error or accuracy) and the grid's
-    ``median_distance``
-    """
-    median = median_distance(X, seed)
-    best = None
-    for factor in SIGMA_FACTORS:
-        sigma = factor * median
-        Z = QMCFourierFeatures(n_components=n_components, sigma=sigma, sequence="mc", dtype="float64",
-                               random_state=trial_seed(seed, 0)).fit_transform(X)
-        model = ridge_cv(task=task, random_state=seed).fit(Z, y)
-        scores = model.cv_scores_ if task == "classification" else -model.cv_scores_
-        i = int(np.nanargmax(scores))
-        if best is None or scores[i] > best[0]:
-            best = (scores[i], sigma, model.lambda_grid[i], model.cv_scores_[i])
-    return {"sigma": best[1], "lambda": float(best[2]), "cv_score": float(best[3]), "median_distance": median}
-
-
-def chosen_sigma(out: Path, name: str, X: np.ndarray, y: np.ndarray, task: str, seed: int) -> dict:
-    """:func:`select_sigma` for dataset ``name``, read from ``out/sigma/<name>.csv`` once recorded."""
-    path = out / "sigma" / f"{name}.csv"
-    if records.complete(path):
-        return pd.read_csv(path).iloc[0].to_dict()
-    start = time.perf_counter()
-    choice = {**select_sigma(X, y, task, seed=seed), "n": len(X), "d": X.shape[1], "seed": seed,
-              "cv_features": CV_FEATURES, "time": time.perf_counter() - start}
-    records.write_csv(path, pd.DataFrame([choice]))
-    return choice
-
-
-def prefix_errors(K: np.ndarray, fmap: QMCFourierFeatures, X: np.ndarray,
-                  sizes: Sequence[int]) -> list[dict[str, float]]:
-    """Relative Frobenius and spectral Gram error of the first s frequencies, for every s.
-
-    One pass over the frequencies: K~_s = (sum of the segments' contributions) / s, each
-    segment ``fmap.segment(start, stop)`` computed once (as ``relative_gram_errors_by_prefix``
-    does for the Frobenius norm alone).
-    """
-    total = np.zeros_like(K, order="F")
-    fro, spec = np.linalg.norm(K), spectral_norm(K)
-    rows, start = [], 0
-    for stop in sizes:
-        total += (stop - start) * approximate_gram(fmap.segment(start, stop), X)
-        residual = total / stop - K
-        rows.append({"s": stop, "fro": float(np.linalg.norm(residual) / fro),
-                     "spectral": spectral_norm(residual) / spec})
-        start = stop
-    return rows
-
-
-def _progress(message: str) -> None:
-    print(f"[qmc] {time.strftime('%H:%M:%S')} {message}", flush=True)
 
 
 def recorded(out: Path, runs: Mapping[Any, list[str]], key: str) -> dict[Any, pd.DataFrame]:

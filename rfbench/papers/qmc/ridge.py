@@ -25,7 +25,7 @@ from rfbench.feature_map import QMCFourierFeatures
 from rfbench.metrics import relative_error
 from rfbench.model.ridge import ridge_cv
 from rfbench.papers.qmc import datasets as qmc_datasets
-from rfbench.papers.qmc import report as qmc
+from rfbench.papers.qmc import protocol
 
 
 def cells(trial: int, seed: int, data: dict, sizes: Sequence[int], sequences: Sequence[str],
@@ -44,11 +44,11 @@ def cells(trial: int, seed: int, data: dict, sizes: Sequence[int], sequences: Se
 
 
 def check_params(sizes: Sequence[int], sequences: Sequence[str], sigma_split_seed: int | None = None) -> None:
-    """ValueError naming a bad value: sequences among ``qmc.SEQUENCES``, sizes positive integers."""
-    unknown = sorted(set(sequences) - set(qmc.SEQUENCES))
+    """ValueError naming a bad value: sequences among ``protocol.SEQUENCES``, sizes positive integers."""
+    unknown = sorted(set(sequences) - set(protocol.SEQUENCES))
     if unknown or not sequences:
-        raise ValueError(f"job.sequences={list(sequences)}: choose one or more of {list(qmc.SEQUENCES)}")
-    qmc.check_sizes(sizes)
+        raise ValueError(f"job.sequences={list(sequences)}: choose one or more of {list(protocol.SEQUENCES)}")
+    protocol.check_sizes(sizes)
 
 
 cells.check_params = check_params
@@ -78,6 +78,6 @@ def _dataset(data_json: str):
 def _choice(data_json: str, seed: int) -> dict:
     """The sigma and lambda choice on the training part of a dataset config, once per process."""
     data = _dataset(data_json)
-    return {**qmc.select_sigma(data.X_train, data.y_train, data.task, seed=seed), "n": len(data.X_train),
-            "d": data.X_train.shape[1], "seed": seed, "cv_features": qmc.CV_FEATURES,
+    return {**protocol.select_sigma(data.X_train, data.y_train, data.task, seed=seed), "n": len(data.X_train),
+            "d": data.X_train.shape[1], "seed": seed, "cv_features": protocol.CV_FEATURES,
             "dataset": qmc_datasets.name_of(json.loads(data_json))}

@@ -6,10 +6,10 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+from omegaconf import OmegaConf
 
 from rfbench.engine import records
-from rfbench.papers.qmc import gram, learnt
-from rfbench.papers.qmc import report as qmc
+from rfbench.papers.qmc import gram, learnt, protocol
 
 #: The sigma every toy dataset's (stubbed) CV chooses.
 SIGMA = 0.8
@@ -24,15 +24,15 @@ TOY = SimpleNamespace(X_train=X_LEARNT[:30], y_train=Y_LEARNT[:30], X_test=X_LEA
 
 
 def _fixed_sigma(monkeypatch):
-    monkeypatch.setattr(qmc, "select_sigma", lambda *a, **k: {"sigma": SIGMA, "lambda": 0.1, "cv_score": 0.5,
+    monkeypatch.setattr(protocol, "select_sigma", lambda *a, **k: {"sigma": SIGMA, "lambda": 0.1, "cv_score": 0.5,
                                                               "median_distance": 0.4})
 
 
 @pytest.fixture
 def toy(monkeypatch):
     """A dataset 'toy' whose rows are X and whose sigma choice is fixed (no data, no CV)."""
-    monkeypatch.setitem(qmc.GRAM_DATASETS, "toy", qmc.GramSetting("toy_config", "Toy", None))
-    monkeypatch.setattr(qmc, "gram_rows", lambda setting, seed, data: (X, np.zeros(len(X)), "regression"))
+    monkeypatch.setitem(protocol.GRAM_DATASETS, "toy", protocol.GramSetting("toy_config", "Toy", None))
+    monkeypatch.setattr(protocol, "gram_rows", lambda setting, seed, data: (X, np.zeros(len(X)), "regression"))
     _fixed_sigma(monkeypatch)
     gram._setting.cache_clear()
     gram.rows_and_sigma.cache_clear()
@@ -52,8 +52,12 @@ def toy_learnt(monkeypatch):
 
 
 def record(run, frames, **trial):
-    """Write ``frames`` as trial 0 of a job's run, as the engine does."""
+    """Write ``frames`` as trial 0 of a job's run, as the engine does, and a config.yaml with the dataset
+    node the trial's ``dataset.*`` values give (what readers take a run's dataset from)."""
     run.mkdir(parents=True)
+    dataset = {key.split(".", 1)[1]: value for key, value in trial.items() if key.startswith("dataset.")}
+    records.write_atomic(run / "config.yaml", OmegaConf.to_yaml(OmegaConf.from_dotlist(
+        [f"dataset.{key}={value}" for key, value in dataset.items()])))
     for key, frame in frames.items():
         records.write_csv(run / f"{key}.csv", frame.assign(trial=0))
     records.write_csv(run / "trials.csv", pd.DataFrame([{"run_id": run.name, "trial": 0, **trial}]))

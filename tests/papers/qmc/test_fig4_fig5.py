@@ -9,6 +9,7 @@ from scipy.special import ndtri
 from rfbench.engine.jobs import trial_seed
 from rfbench.papers.qmc import fig4 as qmc_fig4
 from rfbench.papers.qmc import fig5 as qmc_fig5
+from rfbench.papers.qmc import protocol
 from rfbench.papers.qmc import report as qmc
 from rfbench.papers.qmc import table3 as qmc_table3
 from rfbench.qmc.discrepancy import BoxDiscrepancy
@@ -17,14 +18,14 @@ from tests.papers.qmc.conftest import SIGMA, X
 
 
 def test_discrepancies_measure_the_figure2_frequencies_on_half_the_box(toy):
-    first = qmc_fig4.discrepancies(trial=0, seed=5, data=toy, sizes=qmc.GRAM_SIZES, box=0.5)["discrepancy"]
-    later = qmc_fig4.discrepancies(trial=1, seed=5, data=toy, sizes=qmc.GRAM_SIZES, box=0.5)["discrepancy"]
-    assert list(first["sequence"].unique()) == list(qmc.SEQUENCES)
+    first = qmc_fig4.discrepancies(trial=0, seed=5, data=toy, sizes=protocol.GRAM_SIZES, box=0.5)["discrepancy"]
+    later = qmc_fig4.discrepancies(trial=1, seed=5, data=toy, sizes=protocol.GRAM_SIZES, box=0.5)["discrepancy"]
+    assert list(first["sequence"].unique()) == list(protocol.SEQUENCES)
     assert "halton" not in set(later["sequence"]) and set(later["seed"]) == {trial_seed(5, 1)}
     table = later[later["sequence"] == "sobol"].set_index("s")
-    assert list(table.index) == list(qmc.GRAM_SIZES) and set(table["sigma"]) == {SIGMA}
+    assert list(table.index) == list(protocol.GRAM_SIZES) and set(table["sigma"]) == {SIGMA}
     # the frequencies of the qmc_gram trial of the same seed: the scrambled Sobol' points / sigma
-    W = ndtri(unit_points("sobol", max(qmc.GRAM_SIZES), 3, scramble=True, seed=trial_seed(5, 1))) / SIGMA
+    W = ndtri(unit_points("sobol", max(protocol.GRAM_SIZES), 3, scramble=True, seed=trial_seed(5, 1))) / SIGMA
     box = BoxDiscrepancy(0.5 * (X.max(axis=0) - X.min(axis=0)), SIGMA, normalized=True)
     for s in (100, 1000):
         assert table.loc[s, "discrepancy"] == pytest.approx(box.squared(W[:s]), rel=1e-12)

@@ -5,8 +5,7 @@ import pandas as pd
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.kernel import make_kernel
-from rfbench.papers.qmc import gram
-from rfbench.papers.qmc import report as qmc
+from rfbench.papers.qmc import gram, protocol
 from tests.papers.qmc.conftest import X
 
 
@@ -25,8 +24,8 @@ def test_the_recorded_errors_are_the_prefix_errors_of_the_trials_map(toy):
     K = make_kernel("gaussian", 3, sigma=0.8)(X)
     fmap = QMCFourierFeatures(n_components=9, sigma=0.8, sequence="mc", dtype="float64",
                               random_state=trial_seed(5, 2)).fit(X)
-    expected = pd.DataFrame(qmc.prefix_errors(K, fmap, X, [4, 9]))
+    expected = pd.DataFrame(protocol.prefix_errors(K, fmap, X, [4, 9]))
     np.testing.assert_array_equal(mc[["s", "fro", "spectral"]].to_numpy(), expected.to_numpy())
     assert frames["setting"].iloc[0].to_dict() == {"sigma": 0.8, "lambda": 0.1, "cv_score": 0.5, "median_distance": 0.4,
-                                                   "n": 50, "d": 3, "seed": 5, "cv_features": qmc.CV_FEATURES,
+                                                   "n": 50, "d": 3, "seed": 5, "cv_features": protocol.CV_FEATURES,
                                                    "dataset": "toy"}

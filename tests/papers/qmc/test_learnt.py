@@ -77,7 +77,7 @@ def test_the_campaigns_readers_read_the_sequences_table2s_target_learns(tmp_path
     for target, readers in (("table3", 5), ("fig6", 3), ("fig7", 3)):
         jobs_ = [job for job in campaign.plan("qmc", target).jobs if job[0] == f"job=qmc_{target}"]
         assert len(jobs_) == readers
-        read = [records.run_dir(composed(composed(job)["job"]["reads"]["learnt"])) for job in jobs_]
+        read = [records.run_dir(jobs.read_configs(composed(job))["learnt"]) for job in jobs_]
         on_cpu = [run for job, run in zip(jobs_, read) if "dataset=housing" not in job]
         assert set(on_cpu) <= learnt_runs
         assert len(set(read) - learnt_runs) == (0 if target == "table3" else 1)

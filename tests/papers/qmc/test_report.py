@@ -12,6 +12,7 @@ from rfbench.engine import campaign, jobs
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.kernel import make_kernel
 from rfbench.papers.qmc import datasets as qmc_datasets
+from rfbench.papers.qmc import protocol
 from rfbench.papers.qmc import report as qmc
 
 
@@ -25,7 +26,7 @@ def test_prefix_errors_match_separate_maps_of_each_size(data):
     sigma, sizes = 0.7, [5, 17, 40]
     K = make_kernel("gaussian", 3, sigma=sigma)(data)
     fmap = QMCFourierFeatures(n_components=40, sigma=sigma, sequence="sobol", dtype="float64", random_state=3)
-    rows = qmc.prefix_errors(K, fmap.fit(data), data, sizes)
+    rows = protocol.prefix_errors(K, fmap.fit(data), data, sizes)
     for s, row in zip(sizes, rows):
         Z = QMCFourierFeatures(n_components=s, sigma=sigma, sequence="sobol", dtype="float64",
                                random_state=3).fit_transform(data)
@@ -36,7 +37,7 @@ def test_prefix_errors_match_separate_maps_of_each_size(data):
 
 
 def test_median_distance_is_scipys(data):
-    assert qmc.median_distance(data, n=60) == pytest.approx(np.median(pdist(data)), rel=1e-12)
+    assert protocol.median_distance(data, n=60) == pytest.approx(np.median(pdist(data)), rel=1e-12)
 
 
 def test_scramble_ratios_divide_scrambled_by_plain():
@@ -109,18 +110,6 @@ def test_run_report_turns_a_bad_value_into_exit_2(capsys, tmp_path):
     assert capsys.readouterr().out == f"wrote {tmp_path / 'fig9'}\n"
 
 
-def test_trials_are_bound_to_the_dataset_config_but_not_to_its_prose(tmp_path, monkeypatch):
-    cfg = {"name": "toy", "split": {"kind": "random", "n_train": 5}, "deviations": ["a"]}
-    monkeypatch.setattr(qmc, "dataset_config", lambda name: cfg)
-    folder = tmp_path / "gram" / "toy"
-    qmc.bind_inputs(folder, tmp_path, {"toy": "toy_config"}, seed=0)
-    cfg["deviations"] = ["reworded"]
-    qmc.bind_inputs(folder, tmp_path, {"toy": "toy_config"}, seed=0)
-    cfg["split"]["n_train"] = 6
-    with pytest.raises(ValueError, match=f"remove {folder} and {tmp_path / 'sigma' / 'toy.csv'}"):
-        qmc.bind_inputs(folder, tmp_path, {"toy": "toy_config"}, seed=0)
-
-
 def test_split_finding_states_where_the_paper_lies_and_how_much_the_partition_explains():
     splits = pd.DataFrame({"split_seed": [0, 1, 2], "mean": [0.030, 0.032, 0.028], "count": 3})
     table = pd.DataFrame({"method": ["mc", "halton"], "s": ["500", "100"], "mean": [0.030, 0.060],
@@ -152,7 +141,7 @@ def test_table1_reads_the_ridge_and_split_records_the_campaign_makes(tmp_path):
     setting = pd.DataFrame([{"sigma": 1.1, "lambda": 0.001, "cv_score": 0.03, "median_distance": 0.55, "n": 6554,
                              "d": 21, "seed": 0, "cv_features": 500, "dataset": "cpu_act_qmc", "trial": 0}])
     errors = pd.DataFrame([{"s": s, "relative_error": 0.03 + 0.001 * t + (0.002 if q == "mc" else 0), "sequence": q,
-                            "trial": t} for t in range(2) for q in qmc.SEQUENCES for s in (100, 500, 1000)
+                            "trial": t} for t in range(2) for q in protocol.SEQUENCES for s in (100, 500, 1000)
                            if t == 0 or q != "halton"])
     _record(jobs.run_of(qmc.table1_overrides("cpu_act_qmc"), tmp_path), {"errors": errors, "setting": setting}, 2)
     for seed in qmc.SPLIT_SEEDS[:2]:

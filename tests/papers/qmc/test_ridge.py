@@ -9,8 +9,7 @@ import pytest
 from rfbench.dataset.loader import Dataset
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
-from rfbench.papers.qmc import report as qmc
-from rfbench.papers.qmc import ridge
+from rfbench.papers.qmc import protocol, ridge
 from tests.conftest import REPO
 
 
@@ -28,7 +27,7 @@ def toy(monkeypatch):
     """A dataset config 'toy' whose partition follows split.seed, and a sigma choice that tells which
     partition it was made on (sigma = 1 + the first training target)."""
     monkeypatch.setattr(ridge, "load_dataset", lambda cfg: _toy(cfg["split"]["seed"]))
-    monkeypatch.setattr(qmc, "select_sigma", lambda X, y, task, seed: {
+    monkeypatch.setattr(protocol, "select_sigma", lambda X, y, task, seed: {
         "sigma": 1.0 + float(y[0]), "lambda": 0.01, "cv_score": 0.1, "median_distance": 0.5})
     ridge._dataset.cache_clear()
     ridge._choice.cache_clear()
@@ -53,15 +52,15 @@ def test_sequence_errors_prefix_equals_a_fresh_map_and_a_direct_ridge_solve():
 
 
 def test_trial_0_has_every_sequence_and_later_trials_the_randomized_ones(toy):
-    first = ridge.cells(trial=0, seed=5, data=toy, sizes=[3, 10], sequences=list(qmc.SEQUENCES))
-    later = ridge.cells(trial=1, seed=5, data=toy, sizes=[3, 10], sequences=list(qmc.SEQUENCES))["errors"]
-    assert list(first["errors"]["sequence"].unique()) == list(qmc.SEQUENCES) and len(first["errors"]) == 10
+    first = ridge.cells(trial=0, seed=5, data=toy, sizes=[3, 10], sequences=list(protocol.SEQUENCES))
+    later = ridge.cells(trial=1, seed=5, data=toy, sizes=[3, 10], sequences=list(protocol.SEQUENCES))["errors"]
+    assert list(first["errors"]["sequence"].unique()) == list(protocol.SEQUENCES) and len(first["errors"]) == 10
     assert list(later["sequence"].unique()) == ["sobol", "lattice", "digital_net", "mc"]
     assert set(later["seed"]) == {trial_seed(5, 1)} and set(first["errors"]["seed"]) == {trial_seed(5, 0)}
     sigma = 1.0 + _toy(3).y_train[0]  # chosen on the job's own partition
     assert first["setting"].iloc[0].to_dict() == {"sigma": sigma, "lambda": 0.01, "cv_score": 0.1,
                                                   "median_distance": 0.5, "n": 60, "d": 2, "seed": 5,
-                                                  "cv_features": qmc.CV_FEATURES, "dataset": "toy"}
+                                                  "cv_features": protocol.CV_FEATURES, "dataset": "toy"}
     mc = ridge.sequence_errors(_toy(3), sigma, 0.01, "mc", trial_seed(5, 1), [3, 10])
     pd.testing.assert_frame_equal(later.query("sequence == 'mc'").reset_index(drop=True), mc)
 
@@ -84,7 +83,7 @@ def test_an_unknown_sequence_is_refused_naming_the_valid_ones(toy):
     ("job.sizes=[0,10]", "job=qmc_ridge: job.sizes=[0, 10]: give one or more positive integers s"),
 ])
 def test_the_command_line_refuses_bad_values_before_any_work(override, message, tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "rfbench", "job=qmc_ridge", "dataset=cpu_act_qmc", override,
+    proc = subprocess.run([sys.executable, "-m", "rfbench", "job=qmc_ridge", "dataset=cpu_act", override,
                            f"experiment.results_dir={tmp_path}"], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
     assert not any(tmp_path.iterdir())
