@@ -30,7 +30,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from rfbench.engine import jobs, records  # noqa: E402
+from rfbench.engine import campaign, jobs, records  # noqa: E402
 from rfbench.report import plotting, render  # noqa: E402
 
 #: The test score of each task, and whether lower is better.
@@ -57,8 +57,14 @@ def render_atlas(results: Path) -> Path:
     budget = budget_table(points)
     records.write_csv(out / "budget.csv", budget)
     figures = [fig for kernel, sub in points.groupby("kernel") for fig in _figures(sub, kernel, out)]
-    records.write_atomic(out / "atlas.md", _markdown(bandwidths, budget, points, figures))
+    coverage = (trials["run_id"].nunique(), planned_runs())
+    records.write_atomic(out / "atlas.md", _markdown(bandwidths, budget, points, figures, coverage))
     return out
+
+
+def planned_runs() -> int:
+    """The number of feature-map runs ``make atlas`` makes (its campaign's jobs, not the bandwidth jobs)."""
+    return sum(not job[0].startswith("job=") for job in campaign.plan("atlas", "atlas").jobs)
 
 
 def read_bandwidths(root: Path) -> pd.DataFrame:
@@ -214,12 +220,13 @@ def pareto_front(points: pd.DataFrame, x: str, y: str) -> pd.DataFrame:
     return ordered[keep.to_numpy()]
 
 
-def _markdown(bandwidths: pd.DataFrame, budget: pd.DataFrame, points: pd.DataFrame, figures: list[Path]) -> str:
+def _markdown(bandwidths: pd.DataFrame, budget: pd.DataFrame, points: pd.DataFrame, figures: list[Path],
+              coverage: tuple[int, int]) -> str:
     shown = budget.assign(cell=[f"{c} ({render.mean_sd(m, s, '.3g')})" if np.isfinite(m) else c for c, m, s in
                                 zip(budget["choice"], budget["mean"], budget["std"].fillna(0))])
     sections: list[tuple[str, pd.DataFrame | str]] = [
         ("", "Every map of the atlas, side by side at one bandwidth per dataset (no paper publishes these "
-             "numbers: verdict-free). How it is run and read: README.md beside this file."),
+             "numbers: verdict-free). How it is run and read: README.md beside this file." + _coverage(*coverage)),
         ("Bandwidths (results/atlas/bandwidth)", bandwidths[["dataset", "kernel", "median_distance", "log2_factor",
                                                              "sigma", "score_name", "cv_score", "lambda"]]),
     ]
@@ -230,6 +237,14 @@ def _markdown(bandwidths: pd.DataFrame, budget: pd.DataFrame, points: pd.DataFra
     sections.append(("Figures", "\n".join(f"![{p.stem}]({p.name})" for p in figures)))
     sections.append(("Points", f"{len(points)} points, {int(points['trials'].sum())} trials: points.csv"))
     return render.markdown("The atlas of random feature maps", sections)
+
+
+def _coverage(recorded: int, planned: int) -> str:
+    if recorded >= planned:
+        return f" All {planned} runs of the campaign are recorded."
+    return (f"\n\n**Partial: {recorded} of the campaign's {planned} runs are recorded** (`make atlas` resumes "
+            "and computes the rest). The tables compare only the recorded maps: a map missing from a cell "
+            "has no record there yet, so a 'best' map here may not be the best of the full atlas.")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

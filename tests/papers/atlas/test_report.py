@@ -87,3 +87,10 @@ def test_pareto_front_keeps_the_points_nothing_beats_in_both_time_and_error():
     points = pd.DataFrame({"t": [1.0, 2.0, 3.0, 0.5, 2.5], "e": [0.5, 0.2, 0.3, 0.9, 0.1]})
     front = report.pareto_front(points, "t", "e")
     assert front[["t", "e"]].values.tolist() == [[0.5, 0.9], [1.0, 0.5], [2.0, 0.2], [2.5, 0.1]]
+
+
+def test_the_report_says_how_many_of_the_campaigns_runs_it_shows(atlas):
+    """The toy tree has a handful of the campaign's runs: the Markdown says it is partial, with the counts."""
+    text = (atlas / "atlas.md").read_text()
+    assert f"**Partial: {len(POINTS)} of the campaign's {report.planned_runs()} runs are recorded**" in text
+    assert report._coverage(5, 5) == " All 5 runs of the campaign are recorded."
