@@ -389,7 +389,8 @@ def bench_trials(overrides: Sequence[str]) -> list[Row]:
             start, cpu = time.perf_counter(), time.process_time()
             trials = runner.run(cfg)
             seconds = time.perf_counter() - start
-            recorded = [trials[[c for c in trials if not c.startswith("time_") and c != "experiment.results_dir"]],
+            measured = ("time_", "memory_", "experiment.results_dir")  # not results: what a run measures or where
+            recorded = [trials[[c for c in trials if not c.startswith(measured)]],
                         pd.read_csv(next(Path(tmp).rglob("grid.csv")))]
         results[label] = (seconds, time.process_time() - cpu, recorded)
     (parallel, cpu, (rows, grid)), (serial, _, (serial_rows, serial_grid)) = results.values()

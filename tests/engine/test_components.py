@@ -89,7 +89,7 @@ def test_askrff_subset_size_is_checked():
 @pytest.mark.parametrize("kernel, fmap, valid", [
     ("sinh_gaussian", "rff", "askrff"),
     ("gaussian", "identity", "askrff|fastfood|nystroem|orf|qmc|rff|sorf"),
-    ("laplacian", "sorf", "binning|nystroem"),
+    ("laplacian", "sorf", "binning|cauchy_rff|nystroem"),
     ("linear", "askrff", "identity"),
     ("linear", "rff", "identity"),
 ])

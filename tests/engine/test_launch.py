@@ -57,7 +57,10 @@ def test_a_dry_run_lists_the_jobs_longest_first_and_writes_nothing(whole, tmp_pa
     results, first = whole
     out = finished(campaign(results, "--dry-run", *SMALL[:1], "experiment.trials=4", *SMALL[2:]))
     listed = [line for line in out.splitlines() if "feature_map.m_over_d=" in line]
-    assert len(listed) == 4 and "feature_map.m_over_d=8" in listed[0]  # the widest map costs most
+    # longest first by the recorded seconds of a trial (the sum of its time_* columns, mean over trials)
+    seconds = first.filter(like="time_").sum(axis=1).groupby(first["feature_map.m_over_d"]).mean()
+    order = [float(line.split("feature_map.m_over_d=")[1].split()[0]) for line in listed]
+    assert len(listed) == 4 and order == sorted(seconds.index, key=lambda m: -seconds[m])
     pd.testing.assert_frame_equal(trials(results), first)
 
 

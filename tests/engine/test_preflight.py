@@ -34,7 +34,7 @@ def check(*argv: str) -> None:
     (["kernel=nope"], "kernel=nope is invalid: kernel has no option 'nope'. Valid options: cosh_gaussian,"),
     (["feature_map=nope"], "feature_map has no option 'nope'. Valid options: askrff,"),
     (["classifier=nope"], "classifier has no option 'nope'; did you mean classifier=none?"),
-    (["job=nope"], "job has no option 'nope'. Valid options: li_variance_grid,"),
+    (["job=nope"], "job has no option 'nope'. Valid options: askrff_masses, atlas_bandwidth, li_variance_grid,"),
     (["experiment=nope"], "experiment has no option 'nope'. Valid options: askrff_accuracy,"),
     (["-m", "kernel=gaussian,nope"], "kernel has no option 'nope'"),
     (["--config-dir", "/nonexistent"], "--config-dir '/nonexistent' is invalid: not a folder"),
