@@ -332,8 +332,9 @@ def verdict_figure(findings: list[Findings], path: Path) -> Path:
     ax.set(yticks=y, xlabel="cells, then claims and checks",
            title="Verdicts per paper: cells (ours vs published), the paper's claims, our checks")
     ax.set_yticklabels([f.paper.folder for f in findings])
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.3 / len(findings)), ncol=3,
-              frameon=False)
+    if ax.get_legend_handles_labels()[1]:  # nothing run yet: no bars, no legend
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.3 / len(findings)), ncol=3,
+                  frameon=False)
     ax.grid(axis="x", alpha=0.3)
     return plotting.save(fig, path)
 

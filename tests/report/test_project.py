@@ -91,3 +91,12 @@ def test_main_refuses_a_results_tree_that_is_not_a_directory(tmp_path, capsys):
     assert exit_.value.code == 2
     assert "--results" in capsys.readouterr().err
     assert not (tmp_path / "missing").exists()
+
+
+def test_an_empty_results_tree_is_a_report_of_papers_not_yet_run_without_warnings(tmp_path):
+    """Before any campaign: every paper 'not yet run', and the figure drawn without a legend warning."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        md = project.write(tmp_path).read_text()
+    assert all(row["status"].startswith("not yet run") for row in _rows(md).values())
