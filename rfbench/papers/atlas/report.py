@@ -197,15 +197,19 @@ def _panels(points: pd.DataFrame, x: str, metrics: Sequence[str], path: Path, *,
                 ax.step(front[x], front[f"{metric}_mean"], where="post", color="k", lw=1.2)
             ax.set_xscale("log", base=10 if pareto else 2)  # widths are powers of 2 (times d)
             ax.set(yscale="log" if metric.startswith("gram") else "linear", title=dataset,
-                   xlabel="transform time of the training set (s, median)" if pareto else "columns / d",
+                   xlabel="train transform time (s)" if pareto else "columns / d",
                    ylabel=_LABELS.get(metric, metric))
             ax.grid(alpha=0.3)
     handles = [plt.Line2D([], [], color=colors[m], marker=markers[m], ms=4) for m in maps]
-    fig.legend(handles, maps, loc="lower center", ncol=min(len(maps), 6), fontsize=8, bbox_to_anchor=(0.5, 0.03))
-    note = "black: the Pareto front over all maps; " if pareto else ""
+    height = fig.get_figheight()  # the legend's rows and the caption take fixed inches below the panels
+    legend_rows = -(-len(maps) // 6)
+    fig.legend(handles, maps, loc="lower center", ncol=min(len(maps), 6), fontsize=8,
+               bbox_to_anchor=(0.5, 0.22 / height))
+    note = ("x: the training set's transform time, median over trials (the map's fit, e.g. Nyström's k-means, is "
+            "not in it: time_fit in points.csv); black: the Pareto front over all maps; ") if pareto else ""
     fig.text(0.5, 0.005, f"{note}bars: mean ± 1 sd over trials (trials per point in points.csv)", ha="center",
              fontsize=8)
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    fig.tight_layout(rect=(0, (0.3 + 0.2 * legend_rows) / height, 1, 1))
     return plotting.save(fig, path)
 
 
