@@ -28,3 +28,10 @@ def test_no_tracked_file_under_results_reaches_1_mb():
     sizes = {name: (REPO / name).stat().st_size for name in files if (REPO / name).is_file()}
     too_large = {name: size for name, size in sizes.items() if size >= LIMIT}
     assert not too_large, f"tracked files of {LIMIT:,} bytes or more under results/: {too_large}"
+
+
+def test_gzipped_records_are_tracked_and_dataset_caches_are_not():
+    tracked_results()  # skips outside a git checkout
+    ignored = subprocess.run(["git", "check-ignore", "--no-index", "results/qmc/learnt/runs/0/points.csv.gz",
+                              "datasets/cpu_act/data.csv.gz"], cwd=REPO, capture_output=True, text=True)
+    assert ignored.stdout.split() == ["datasets/cpu_act/data.csv.gz"]
