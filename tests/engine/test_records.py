@@ -228,3 +228,28 @@ def test_records_are_found_in_either_form_by_their_csv_name(tmp_path):
     assert records.record_paths(tmp_path, "runs/*/grid.csv") == [tmp_path / "runs/a/grid.csv",
                                                                  tmp_path / "runs/b/grid.csv"]
     assert records.frame_paths(tmp_path / "runs/b") == [tmp_path / "runs/b/grid.csv"]
+
+
+@pytest.mark.parametrize("rows, damage, kept", [
+    (10, lambda data: data[:-7], [0, 1]),  # a plain frame's last line cut: trial 2 is recomputed
+    (4000, lambda data: data[:len(data) * 2 // 3], [0]),  # a .gz cut inside trial 1 or 2: both are recomputed
+    (4000, lambda data: data[:-8] + bytes(8), []),  # a .gz failing its CRC: nothing of it is trusted
+])
+def test_a_resume_keeps_the_whole_trials_of_a_damaged_frame_and_forgets_the_others(tmp_path, caplog, rows, damage,
+                                                                                   kept):
+    run = tmp_path / "runs" / "abc"
+    path = run / "points.csv"
+    for t in range(3):
+        records.record_grid(path, large_frame(t, rows=rows))
+        records.record_trial(run / "trials.csv", {"trial": t})
+    found = records.stored(path)
+    found.write_bytes(damage(found.read_bytes()))
+    with caplog.at_level("WARNING", logger="rfbench"):
+        records.repair_run(run)
+    assert "the later ones are computed again" in caplog.text
+    assert records.recorded(run / "trials.csv") == set(kept)
+    if kept:
+        whole = pd.concat([large_frame(t, rows) for t in kept], ignore_index=True)
+        pd.testing.assert_frame_equal(records.read_trials(path), whole, check_exact=True)
+    else:
+        assert not records.stored(path).exists()
