@@ -129,7 +129,7 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
     out.mkdir(parents=True, exist_ok=True)
     if not (out / "config.yaml").exists():
         records.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(dict(cfg))))
-    records.repair_trials(out / "trials.csv")
+    records.repair_run(out)
     todo = sorted(set(range(exp["trials"])) - records.recorded(out / "trials.csv"))
     log.info("job %s (%s): %d of %d trial(s) to do in %s", out.name, cfg["job"].get("name"), len(todo),
              exp["trials"], out)
@@ -160,7 +160,7 @@ def read(run: Path, key: str) -> pd.DataFrame:
     """Frame ``key`` of a job's run, its recorded trials only (rows of a trial not yet in trials.csv,
     left by a killed writer, are not results)."""
     done = records.recorded(run / "trials.csv")
-    if not done or not (run / f"{key}.csv").exists():
+    if not done or not records.stored(run / f"{key}.csv").exists():
         raise FileNotFoundError(f"{run} has no recorded trial of {key!r}")
     frame = records.read_trials(run / f"{key}.csv")
     return frame[frame["trial"].isin(done)].reset_index(drop=True) if len(frame) else frame

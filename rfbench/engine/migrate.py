@@ -17,7 +17,9 @@ The steps so far (issue 34, item 5): ``classifier=svc_named`` (``NamedKernelSVC`
 ``gamma_grid``; ``dataset.deviations`` left the run id (no config change, a new id); one config
 per dataset: a run recorded on ``dataset=house_16h`` (the ``census_house`` data under another name)
 or ``cpu_act_qmc`` (``cpu_act`` at another split, which the recorded node keeps as an override) is
-a run of the config that holds its data (:data:`FOLDED_DATASETS`).
+a run of the config that holds its data (:data:`FOLDED_DATASETS`); a frame over
+:data:`rfbench.engine.records.GZIP_ABOVE_BYTES` recorded plain is stored gzipped
+(:func:`stored_unlike_now`; its text, run id and folder unchanged).
 """
 from __future__ import annotations
 
@@ -32,8 +34,8 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
+from rfbench.engine import records
 from rfbench.engine.config import CONFIG_DIR, flatten, run_id
-from rfbench.engine.records import write_atomic
 
 Config = dict[str, Any]
 
@@ -87,6 +89,13 @@ def reads_the_readers_data(cfg: Config) -> Config:
 
 
 STEPS: tuple[Callable[[Config], Config], ...] = (fold_named_kernel_svm, fold_dataset_configs, reads_the_readers_data)
+
+
+def stored_unlike_now(path: Path, text: str) -> bool:
+    """Whether the record ``path`` holding ``text`` is stored plain where the current code gzips it (a frame
+    over :data:`rfbench.engine.records.GZIP_ABOVE_BYTES`, recorded before frames were): the step that
+    compresses it, a file step beside the config steps (the run keeps its id)."""
+    return records.stored_gzipped(path, text) != records.stored(path).name.endswith(".gz")
 #: Flattened config keys renamed by a step: old column -> new column.
 RENAMED_COLUMNS = {"classifier.metric": "classifier.kernel"}
 
@@ -127,10 +136,10 @@ def plan_run(run: Path) -> Migration | None:
     files = {}
     if new_cfg != old_cfg:
         files["config.yaml"] = OmegaConf.to_yaml(OmegaConf.create(new_cfg))
-    for path in sorted(p for p in run.glob("*.csv") if not p.is_symlink()):
-        text = path.read_text()
+    for path in (p for p in records.record_paths(run) if not records.stored(p).is_symlink()):
+        text = records.read_text(path)
         rewritten = rewrite_csv(text, flatten(old_cfg), flatten(new_cfg), new_id)
-        if rewritten != text:
+        if rewritten != text or stored_unlike_now(path, rewritten):
             files[path.name] = rewritten
     if not files and new_id == run.name:
         return None
@@ -200,7 +209,7 @@ def apply(migrations: list[Migration]) -> None:
     """
     for m in migrations:
         for name, text in m.files.items():
-            write_atomic(m.old / name, text)
+            (records.write_frame if name.endswith(".csv") else records.write_atomic)(m.old / name, text)
     moving = [m for m in migrations if m.new != m.old]
     for m in moving:
         m.old.rename(_staging(m))

@@ -64,7 +64,8 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
         data = load_dataset(cfg["dataset"])
         kernel = _check_against_data(cfg, data)  # the last checks: nothing is written before them
         out = records.run_dir(cfg)
-        for path in (out, out / "trials.csv", out / "grid.csv"):  # what a resume reads and writes
+        grid = out / "grid.csv"
+        for path in (out, out / "trials.csv", grid, records.gzipped(grid)):  # what a resume reads and writes
             records.inside(Path(cfg["experiment"]["results_dir"]), path)
         new = [p for p in out.parents if not p.exists()]  # innermost first
         out.mkdir(parents=True, exist_ok=True)
@@ -106,13 +107,13 @@ def _remove_if_no_trials(out: Path, new: list[Path]) -> None:
 
 
 def _prepare(cfg: dict, out: Path, start: float) -> list[int]:
-    """Clear what killed writers left (temporaries, a row cut short); return the trials to do, and
-    write the run's config once, when it starts (a resume keeps the record: execution keys such as
+    """Clear what killed writers left (temporaries, a row cut short, a frame in both forms); return the
+    trials to do, and write the run's config once, when it starts (a resume keeps the record: execution keys such as
     ``blas_threads`` change with the launcher, and prose such as ``dataset.deviations`` with the
     docs, not the results)."""
     for tmp in atomic.remove_stale_temporaries(out, before=start):
         log.info("removed %s, left by a killed write", tmp)
-    records.repair_trials(out / "trials.csv")
+    records.repair_run(out)
     trials = range(cfg["experiment"]["trials"])
     todo = list(trials) if cfg["experiment"]["force"] else sorted(set(trials) - records.recorded(out / "trials.csv"))
     if not (out / "config.yaml").exists():

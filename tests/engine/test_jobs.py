@@ -142,3 +142,28 @@ def test_a_data_job_reads_its_read_job_on_its_own_dataset_node_settings_included
     learnt = jobs._compose(["job=qmc_learnt", "job.s=300", *paper_cpu, f"experiment.results_dir={tmp_path}"])
     assert records.run_dir(read) == records.run_dir(learnt)
     assert records.run_dir(read) != jobs.run_of(["job=qmc_learnt", "job.s=300", "dataset=cpu_act"], tmp_path)
+
+
+def test_a_gzipped_frame_is_read_as_recorded_and_a_cut_one_is_computed_again(tmp_path, caplog):
+    """20,000 draws a trial (~0.8 MB of text over 3 trials) are stored as draws.csv.gz; a .gz cut short is,
+    at the resume, a cut record: the trials it may lack rows of are computed again, the others kept."""
+    CALLS.clear()
+    cfg = job_cfg(tmp_path, trials=3, n=20_000)
+    runner.run(cfg)
+    run = records.run_dir(cfg)
+    packed = run / "draws.csv.gz"
+    assert packed.exists() and not (run / "draws.csv").exists() and (run / "mean.csv").exists()
+    whole = jobs.read(run, "draws")
+    for t in range(3):
+        expected = np.random.default_rng(jobs.trial_seed(0, t)).standard_normal(20_000)
+        np.testing.assert_array_equal(whole.query(f"trial == {t}")["x"], expected)  # bit for bit
+    data = packed.read_bytes()
+    packed.write_bytes(data[:len(data) // 2])  # cut inside trial 1's rows
+    with pytest.raises(records.RecordError, match="draws.csv.gz is cut short"):
+        jobs.read(run, "draws")
+    CALLS.clear()
+    with caplog.at_level("WARNING", logger="rfbench"):
+        runner.run(cfg)
+    assert CALLS == [1, 2] and "draws.csv.gz is cut short (its gzip stream ends early)" in caplog.text
+    pd.testing.assert_frame_equal(jobs.read(run, "draws"), whole, check_exact=True)
+    assert packed.read_bytes() == data  # the same rows, the same bytes

@@ -1,10 +1,13 @@
 """The run-id migration on small generated results trees: renames, rewritten files, idempotence, refusals."""
+import gzip
+
+import numpy as np
 import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
-from rfbench.engine import config, migrate
+from rfbench.engine import config, migrate, records
 from rfbench.papers.qmc import datasets as qmc_datasets
 from tests.conftest import REPO
 
@@ -171,3 +174,26 @@ def test_a_data_job_reading_a_data_job_loses_the_dataset_name_of_its_reads():
     assert migrate.reads_the_readers_data(migrated) is migrated
     no_data = {"job": {**cfg["job"], "data": False}}
     assert migrate.reads_the_readers_data(no_data) is no_data
+
+
+def test_a_frame_over_the_threshold_recorded_plain_is_stored_gzipped_with_the_same_text(tmp_path, capsys):
+    """The run keeps its id and folder; its large frame becomes points.csv.gz holding the very text; a small
+    frame and trials.csv stay plain; a dry run and a second migration change nothing."""
+    cfg = {**named_config(), "classifier": {"_target_": "rfbench.model.liblinear.LibLinearClassifier",
+                                            "name": "liblinear"}}
+    run_id = config.run_id(cfg)
+    run = write_run(tmp_path, run_id, cfg)
+    values = np.random.default_rng(0).standard_normal((12_000, 2))
+    pd.DataFrame(values, columns=["w0", "w1"]).assign(trial=0).to_csv(run / "points.csv", index=False)
+    text = (run / "points.csv").read_text()
+    assert len(text) > records.GZIP_ABOVE_BYTES
+    before = snapshot(tmp_path)
+    assert migrate.main([str(tmp_path), "--dry-run"]) == 0 and snapshot(tmp_path) == before
+    assert f"{run_id} -> {run_id}: points.csv" in capsys.readouterr().out
+    assert migrate.main([str(tmp_path)]) == 0
+    assert sorted(p.name for p in run.iterdir()) == ["config.yaml", "grid.csv", "points.csv.gz", "trials.csv"]
+    assert gzip.decompress((run / "points.csv.gz").read_bytes()).decode() == text
+    assert {p: before[p] for p in before if p.name != "points.csv"} == \
+        {p: b for p, b in snapshot(tmp_path).items() if p.name != "points.csv.gz"}
+    after = snapshot(tmp_path)
+    assert migrate.plan(tmp_path) == [] and migrate.main([str(tmp_path)]) == 0 and snapshot(tmp_path) == after

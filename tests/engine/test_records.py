@@ -1,5 +1,11 @@
+import gzip
 import multiprocessing
+import os
+import re
+import signal
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -127,3 +133,123 @@ def test_a_run_id_that_reads_as_a_number_stays_text(tmp_path):
         assert records.read_trials(path)["run_id"].tolist() == [run_id, run_id]
         assert path.read_text().count(run_id) == 2
         path.unlink()
+
+
+def large_frame(trial: int, rows: int = 4000) -> pd.DataFrame:
+    """float64 values of every magnitude: 4000 rows of 4 columns are ~330 KB of CSV text, over the threshold."""
+    rng = np.random.default_rng(trial)
+    values = rng.standard_normal((rows, 4)) * np.exp(rng.uniform(-30, 30, (rows, 4)))
+    return pd.DataFrame(values, columns=list("abcd")).assign(trial=trial)
+
+
+def test_a_frame_over_the_threshold_is_stored_gzipped_and_read_back_bit_for_bit(tmp_path):
+    path = tmp_path / "points.csv"
+    frame = large_frame(0)
+    assert len(frame.to_csv(index=False)) > records.GZIP_ABOVE_BYTES
+    records.record_grid(path, frame)
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == ["points.csv.gz"]
+    assert records.stored(path) == tmp_path / "points.csv.gz"
+    assert records.read_text(path) == frame.to_csv(index=False)
+    pd.testing.assert_frame_equal(records.read_trials(path), frame, check_exact=True)
+    assert gzip.decompress((tmp_path / "points.csv.gz").read_bytes()).decode() == frame.to_csv(index=False)
+
+
+def test_the_gzip_bytes_depend_on_the_text_alone(tmp_path):
+    """No time, no file name in the header, a fixed level: re-recording a frame changes no committed byte."""
+    first, second = tmp_path / "a" / "points.csv", tmp_path / "b" / "other.csv"
+    records.record_grid(first, large_frame(0))
+    records.record_grid(second, large_frame(0))
+    data = records.gzipped(first).read_bytes()
+    assert data == records.gzipped(second).read_bytes()
+    assert data[3] == 0 and data[4:8] == bytes(4)  # FLG: no FNAME; MTIME 0
+    records.record_grid(first, large_frame(0))  # the same trial recorded again: its rows replaced, same bytes
+    assert records.gzipped(first).read_bytes() == data
+
+
+def test_a_small_frame_stays_plain_a_gzipped_one_stays_gzipped_and_one_that_grows_switches(tmp_path):
+    small, growing = tmp_path / "small.csv", tmp_path / "growing.csv"
+    records.record_grid(small, large_frame(0, rows=10))
+    assert small.exists() and not records.gzipped(small).exists()
+    for t in range(3):  # ~85 KB a trial: over the threshold at the fourth
+        records.record_grid(growing, large_frame(t, rows=1000))
+    assert growing.exists() and not records.gzipped(growing).exists()
+    records.record_grid(growing, large_frame(3, rows=1000))
+    assert not growing.exists() and records.gzipped(growing).exists()
+    assert sorted(records.read_trials(growing)["trial"].unique()) == [0, 1, 2, 3]
+    records.record_grid(growing, large_frame(3, rows=1))  # shrinks below the threshold: still gzipped
+    assert not growing.exists() and records.gzipped(growing).exists() and len(records.read_trials(growing)) == 3001
+
+
+def _killed_between_gz_and_unlink(path):
+    """Record a trial that switches ``path`` to gzip, killed (SIGKILL) once the .gz is in place."""
+    Path.unlink = lambda self, missing_ok=False: os.kill(os.getpid(), signal.SIGKILL)
+    records.record_grid(path, large_frame(1))
+
+
+def test_an_interrupted_switch_to_gzip_is_refused_to_readers_and_finished_by_the_run(tmp_path, caplog):
+    run = tmp_path / "runs" / "abc"
+    path = run / "points.csv"
+    records.record_grid(path, large_frame(0, rows=1000))
+    records.record_trial(run / "trials.csv", {"trial": 0})
+    killed = multiprocessing.get_context("fork").Process(target=_killed_between_gz_and_unlink, args=(path,))
+    killed.start()
+    killed.join()
+    assert killed.exitcode == -signal.SIGKILL
+    assert path.exists() and records.gzipped(path).exists()  # the trace of the interrupted switch
+    with pytest.raises(records.RecordError, match=r"points.csv and points.csv.gz both hold .* rerun the run's command"):
+        records.read_trials(path)
+    with caplog.at_level("WARNING", logger="rfbench"):
+        records.repair_run(run)  # the run itself, resuming
+    assert not path.exists() and "a switch to gzip was interrupted" in caplog.text
+    assert records.read_trials(path)["trial"].value_counts().to_dict() == {0: 1000, 1: 4000}  # every row kept
+
+
+@pytest.mark.parametrize("damage, says", [
+    (lambda data: data[:len(data) // 2], "cut short (its gzip stream ends early)"),
+    (lambda data: data[:-8], "cut short (its gzip stream ends early)"),  # the CRC and length lost
+    (lambda data: data[:5000] + bytes([data[5000] ^ 0xFF]) + data[5001:], "damaged (not a whole gzip stream"),
+    (lambda data: data[:-8] + bytes(8), "damaged (not a whole gzip stream"),  # a wrong CRC
+    (lambda data: data + b"x", "damaged (bytes after its gzip stream)"),
+])
+def test_a_cut_or_corrupt_gzip_frame_is_an_error_or_damage_never_read_in_part(tmp_path, damage, says):
+    path = tmp_path / "points.csv"
+    records.record_grid(path, large_frame(0))
+    packed = records.gzipped(path)
+    packed.write_bytes(damage(packed.read_bytes()))
+    with pytest.raises(records.RecordError, match=re.escape(f"{packed} is {says}")):
+        records.read_trials(path)
+    assert says in records.table_damage(path) and not records.complete(path)
+
+
+def test_records_are_found_in_either_form_by_their_csv_name(tmp_path):
+    for name in ("runs/a/grid.csv", "runs/b/grid.csv.gz", "runs/b/trials.csv", "runs/c/points.csv.gz"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).touch()
+    assert records.record_paths(tmp_path, "runs/*/grid.csv") == [tmp_path / "runs/a/grid.csv",
+                                                                 tmp_path / "runs/b/grid.csv"]
+    assert records.frame_paths(tmp_path / "runs/b") == [tmp_path / "runs/b/grid.csv"]
+
+
+@pytest.mark.parametrize("rows, damage, kept", [
+    (10, lambda data: data[:-7], [0, 1]),  # a plain frame's last line cut: trial 2 is recomputed
+    (4000, lambda data: data[:len(data) * 2 // 3], [0]),  # a .gz cut inside trial 1 or 2: both are recomputed
+    (4000, lambda data: data[:-8] + bytes(8), []),  # a .gz failing its CRC: nothing of it is trusted
+])
+def test_a_resume_keeps_the_whole_trials_of_a_damaged_frame_and_forgets_the_others(tmp_path, caplog, rows, damage,
+                                                                                   kept):
+    run = tmp_path / "runs" / "abc"
+    path = run / "points.csv"
+    for t in range(3):
+        records.record_grid(path, large_frame(t, rows=rows))
+        records.record_trial(run / "trials.csv", {"trial": t})
+    found = records.stored(path)
+    found.write_bytes(damage(found.read_bytes()))
+    with caplog.at_level("WARNING", logger="rfbench"):
+        records.repair_run(run)
+    assert "the later ones are computed again" in caplog.text
+    assert records.recorded(run / "trials.csv") == set(kept)
+    if kept:
+        whole = pd.concat([large_frame(t, rows) for t in kept], ignore_index=True)
+        pd.testing.assert_frame_equal(records.read_trials(path), whole, check_exact=True)
+    else:
+        assert not records.stored(path).exists()

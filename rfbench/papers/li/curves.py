@@ -35,8 +35,8 @@ def grids(root: Path, point: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(trials, grid)``: the trials below ``root`` and every trial's grid rows, each grid row
     with the ``point`` columns of its run."""
     trials = collect_single_runs(root, point)
-    paths = sorted(root.glob("runs/*/grid.csv"))
-    grid = pd.concat([pd.read_csv(p, dtype={"run_id": str}) for p in paths], ignore_index=True)
+    paths = records.record_paths(root, "runs/*/grid.csv")  # plain or gzipped
+    grid = pd.concat([records.read_trials(p) for p in paths], ignore_index=True)
     config = trials.groupby("run_id")[[c for c in point if c in trials.columns]].first()
     return trials, grid.merge(config, left_on="run_id", right_index=True)
 
