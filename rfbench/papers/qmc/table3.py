@@ -21,12 +21,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench.dataset.loader import load_dataset
 from rfbench.engine import blas_pin, jobs, records
 from rfbench.metrics import relative_error
 from rfbench.model.ridge import ridge_cv
 from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import learnt as learnt_
+from rfbench.papers.qmc import protocol
 from rfbench.papers.qmc import report as qmc
 from rfbench.papers.qmc.fig67 import fourier_map
 from rfbench.report import published, render
@@ -60,7 +60,7 @@ def cells(trial: int, seed: int, data: dict, s: int, learnt: Path) -> dict[str, 
         raise ValueError(f"job qmc_table3: s={s} but its learnt run {learnt} has s={int(disc['s'].iloc[0])}")
     names = [learnt_.method_name(m, box) for m, box in zip(disc["method"], disc["box"])]
     own_box = disc.assign(name=names).drop_duplicates("name").set_index("name")["normalized"]  # Halton: on b
-    data = load_dataset(data)
+    data = protocol.setting(data, seed).data
     train = {m: features(W, xi, sigma, data.X_train) for m, (W, xi) in maps.items()}
     cv = {m: ridge_cv(task=data.task, random_state=0).fit(Z, data.y_train) for m, Z in train.items()}
     total = np.sum([model.cv_scores_ for model in cv.values()], axis=0)
