@@ -96,7 +96,7 @@ def table3(out: Path) -> pd.DataFrame:
     pub = qmc.load_published()
     pub = pub[pub["source"] == "Table 3"]
     ours = summarize(cells, published.key_columns(pub), "relative_error", metric="relative error")
-    table = compare(pub[pub["dataset"] == "cpu"], ours[ours["dataset"] == "cpu"])
+    table = qmc.judged(compare(pub[pub["dataset"] == "cpu"], ours[ours["dataset"] == "cpu"]), out)
     dest = out / "table3"
     records.write_csv(dest / "table3.csv", table)
     render.difference_figure(table, dest / "table3.png", ["dataset", "method", "s"],
@@ -107,7 +107,7 @@ def table3(out: Path) -> pd.DataFrame:
                                 "t3_census_weighted_small_s": lambda _: _weighted_small_s(cells),
                                 "t3_central_box_better": lambda _: _central_better(cells)})
     records.write_csv(dest / "claims.csv", claims)
-    records.write_csv(dest / "census_cells.csv", qmc.substitute_cells(pub, ours))
+    records.write_csv(dest / "census_cells.csv", qmc.substitute_cells(pub, ours, out))
     sizes = sorted(set(table["s"]), key=float)
     body = render.layout(table, [("cpu", s) for s in sizes], ["dataset", "s"], "method", list(METHODS), DIGITS)
     sections = render.comparison_sections(table, body, f"rfbench/papers/{qmc.PAPER}/published.csv", claims)
