@@ -228,8 +228,8 @@ def _scaling_summary(side: pd.DataFrame) -> str:
         near = (gaps.le(part["threshold"], axis=0)).sum()
         lines.append(f"- {method}, min-max minus unit rows: {moves}. Mean |ours - paper|: "
                      f"{gaps.iloc[:, 0].mean():.{DIGITS}f} on unit rows, {gaps.iloc[:, 1].mean():.{DIGITS}f} with "
-                     f"min-max first; within the tables' tolerance of the paper: {near.iloc[0]} of {len(part)} on "
-                     f"unit rows, {near.iloc[1]} with min-max first.")
+                     f"min-max first; within the tables' agreement threshold of the paper: {near.iloc[0]} of "
+                     f"{len(part)} on unit rows, {near.iloc[1]} with min-max first.")
     return "\n".join(lines)
 
 
