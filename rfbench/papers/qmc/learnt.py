@@ -83,7 +83,7 @@ def check_params(s: int, boxes: Sequence[float], schemes: Sequence[str], maxiter
     """ValueError naming a bad value: every scheme one of :data:`SCHEMES`."""
     unknown = sorted(set(schemes) - set(SCHEMES))
     if unknown:
-        raise ValueError(f"job qmc_learnt: unknown scheme(s) {unknown}; valid: {list(SCHEMES)}")
+        raise ValueError(f"job.schemes={list(schemes)}: unknown scheme(s) {unknown}; valid: {list(SCHEMES)}")
 
 
 learn.check_params = check_params
