@@ -84,7 +84,7 @@ def test_the_minmax_investigation_sits_beside_the_primary_cells_without_changing
     row = next(line for line in text.splitlines() if line.startswith("| SpamBase  | rbf"))
     assert "| 91.00 " in row and "| 92.00 " in row and "| +1.00 " in row and "| 0.1; 0.4; 0.2 " in row
     assert ("- gmm, min-max minus unit rows: SpamBase +4.00, Vowel +10.99. Mean |ours - paper|: 7.58 on unit rows, "
-            "0.09 with min-max first; within the tables' tolerance of the paper: 0 of 2 on unit rows, "
+            "0.09 with min-max first; within the tables' agreement threshold of the paper: 0 of 2 on unit rows, "
             "2 with min-max first.") in text
     assert "- linear" not in text  # no linear cell run in both
 
