@@ -1,22 +1,9 @@
-"""Our results next to a paper's published values: the join and a verdict per cell.
+"""Our results next to a paper's published values: the join, and the claims' checks.
 
-The verdict rule
-----------------
-For a cell with our mean ``m`` and sample sd ``s`` over ``n`` trials, and the published
-value ``p`` with published sd ``q``, the difference is ``d = m - p`` and the cell
-
-- **agrees** when ``|d| <= 2 * sqrt(s**2 / n + q**2)``: within two standard deviations of the
-  difference between our mean (standard error ``s / sqrt(n)``) and one draw of the paper's
-  spread (its sd ``q`` taken whole, as papers seldom say whether their +- is an sd over
-  trials or a standard error; this errs towards agreeing);
-- when the paper prints no sd, **agrees** when ``|d| <= tol + 2 * s / sqrt(n)``, ``tol`` being
-  the metric's stated absolute tolerance in the published unit (:data:`~rfbench.report.published.METRICS`);
-- otherwise is **ours better** or **ours worse**, by the sign of ``d`` and whether the metric is
-  higher-is-better;
-- is **not run** when the paper has the cell and we have no trial of it, and **no published
-  value** when we have it and the paper does not.
-
-One trial (``n = 1``, no sd) counts with ``s = 0``.
+:func:`compare` joins our cells to the published ones and gives each its difference; the verdict
+of a cell is not given here but by the verdict records (:func:`rfbench.report.verdicts.judged`,
+whose rule uses each cell's uncertainty and what the paper's module knows about its data), so
+that a table and the records it feeds say the same thing.
 
 Claims (published rows with ``metric = claim``) are qualitative statements, e.g. a figure's
 trend; the paper's module supplies one check per claim (:func:`check_claims`), which says
@@ -30,13 +17,11 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from rfbench.report.published import CLAIM, METRICS, UNIT_SCALE, Metric, key_columns
+from rfbench.report.published import CLAIM, UNIT_SCALE, key_columns
 
-AGREES, BETTER, WORSE = "agrees", "ours better", "ours worse"
-NOT_RUN, NO_PUBLISHED = "not run", "no published value"
-HOLDS, FAILS = "holds", "fails"
-#: Every verdict, in the order the reports count them.
-VERDICTS = (AGREES, BETTER, WORSE, NOT_RUN, NO_PUBLISHED, HOLDS, FAILS)
+HOLDS, FAILS, NOT_RUN = "holds", "fails", "not run"
+#: A claim's verdicts (:func:`check_claims`).
+CLAIM_VERDICTS = (HOLDS, FAILS, NOT_RUN)
 #: Columns of our side of the join (besides the keys).
 OURS = ("metric", "unit", "mean", "sd", "n")
 
@@ -77,9 +62,9 @@ def summarize(trials: pd.DataFrame, keys: Sequence[str], column: str, *, metric:
     return stats.assign(metric=metric, unit=unit)[[*keys, *OURS]]
 
 
-def compare(published: pd.DataFrame, ours: pd.DataFrame,
-            metrics: Mapping[str, Metric] = METRICS) -> pd.DataFrame:
-    """Join our cells to the published ones and give each a verdict (see the module docstring).
+def compare(published: pd.DataFrame, ours: pd.DataFrame) -> pd.DataFrame:
+    """Join our cells to the published ones, each with its difference (its verdict:
+    :func:`rfbench.report.verdicts.judged`).
 
     Parameters
     ----------
@@ -88,15 +73,12 @@ def compare(published: pd.DataFrame, ours: pd.DataFrame,
     ours : DataFrame
         From :func:`summarize` (several metrics may be concatenated), with the key columns of
         ``published``.
-    metrics : mapping of str to Metric
-        Direction and tolerances of each metric.
 
     Returns
     -------
     DataFrame
         One row per cell of either side: ``source``, the keys, ``metric``, ``unit``,
-        ``mean, sd, n`` (ours), ``published, published_sd``, ``difference`` (ours - published),
-        ``threshold`` (the largest ``|difference|`` that agrees), ``verdict``, ``note``.
+        ``mean, sd, n`` (ours), ``published, published_sd``, ``difference`` (ours - published), ``note``.
 
     Raises
     ------
@@ -117,10 +99,7 @@ def compare(published: pd.DataFrame, ours: pd.DataFrame,
                          "summarize ours with the published unit")
     table["unit"] = table["unit"].fillna(table["unit_ours"])
     table["difference"] = table["mean"] - table["published"]
-    table["threshold"] = [_threshold(row, metrics) for _, row in table.iterrows()]
-    table["verdict"] = [_verdict(row, metrics) for _, row in table.iterrows()]
-    columns = ["source", *on, "unit", "mean", "sd", "n", "published", "published_sd", "difference",
-               "threshold", "verdict", "note"]
+    columns = ["source", *on, "unit", "mean", "sd", "n", "published", "published_sd", "difference", "note"]
     return table[columns].sort_values(["source", *on], na_position="last", ignore_index=True)
 
 
@@ -133,25 +112,6 @@ def _key_text(value) -> str:
     if isinstance(value, (float, np.floating)):
         return "" if np.isnan(value) else (str(int(value)) if value.is_integer() else repr(float(value)))
     return str(value)
-
-
-def _threshold(row: pd.Series, metrics: Mapping[str, Metric]) -> float:
-    se = 0.0 if row["n"] <= 1 or np.isnan(row["sd"]) else row["sd"] / np.sqrt(row["n"])
-    if not np.isnan(row["published_sd"]):
-        return 2 * np.sqrt(se**2 + row["published_sd"] ** 2)
-    tolerance = metrics[row["metric"]].tolerance.get(row["unit"], np.nan) if row["metric"] in metrics else np.nan
-    return tolerance + 2 * se
-
-
-def _verdict(row: pd.Series, metrics: Mapping[str, Metric]) -> str:
-    if np.isnan(row["published"]):
-        return NO_PUBLISHED
-    if np.isnan(row["mean"]):
-        return NOT_RUN
-    if abs(row["difference"]) <= row["threshold"]:
-        return AGREES
-    higher = row["difference"] > 0
-    return BETTER if higher == metrics[row["metric"]].higher_is_better else WORSE
 
 
 def check_claims(published: pd.DataFrame,
@@ -202,10 +162,3 @@ def all_of(cases: Mapping[str, bool], what: str) -> ClaimCheck:
     failed = [name for name, ok in cases.items() if not ok]
     evidence = f"{len(cases) - len(failed)} of {len(cases)} {what}"
     return ClaimCheck(not failed, evidence + (f"; not in: {', '.join(failed)}" if failed else ""))
-
-
-def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
-    """How many cells (or claims) got each verdict, in :data:`VERDICTS` order, present ones only."""
-    counts = table["verdict"].value_counts()
-    return pd.DataFrame({"verdict": [v for v in VERDICTS if v in counts],
-                         "count": [int(counts[v]) for v in VERDICTS if v in counts]})

@@ -35,23 +35,22 @@ from rfbench.engine import records  # noqa: E402
 from rfbench.report import plotting, runs, summary, verdicts  # noqa: E402
 from rfbench.report.verdicts import (  # noqa: E402
     AGREES,
+    BETTER,
     CELL,
     CHECK,
     CLAIM,
     FAILS,
-    HIGHER,
     HOLDS,
-    LOWER,
     NO_PUBLISHED,
     NOT_COMPARABLE,
     NOT_OBTAINABLE,
     NOT_YET,
+    WORSE,
 )
 
 #: Columns that make a CSV a list of deviations from the paper's protocol.
 DEVIATIONS = {"deviation", "reason"}
 REPORT, FIGURE, SUMMARY = "REPORT.md", "REPORT.png", "summary.md"
-BETTER, WORSE = "ours better", "ours worse"
 #: The report's categories, in order: cells (higher and lower split by the metric's direction), then claims.
 CATEGORIES = (AGREES, BETTER, WORSE, NOT_COMPARABLE, NOT_OBTAINABLE, NOT_YET, NO_PUBLISHED,
               f"{CLAIM} {HOLDS}", f"{CLAIM} {FAILS}", f"{CLAIM} {NOT_YET}",
@@ -155,13 +154,11 @@ def _run_deviations(folder: Path) -> pd.DataFrame:
 
 
 def category(row: pd.Series) -> str:
-    """A record's category in the report: a cell's verdict (higher / lower as ours better or worse), or
-    ``<kind> <verdict>`` for a claim or check."""
+    """A record's category in the report: a cell's verdict as every table shows it
+    (:func:`rfbench.report.verdicts.shown`), or ``<kind> <verdict>`` for a claim or check."""
     if row["kind"] != CELL:
         return f"{row['kind']} {row['verdict']}"
-    if row["verdict"] in (HIGHER, LOWER):
-        return BETTER if row["better"] == "yes" else WORSE
-    return row["verdict"]
+    return verdicts.shown(row)
 
 
 def counts(findings: Findings) -> dict[str, int]:
@@ -223,8 +220,8 @@ def _paper_section(found: Findings, root: Path) -> list[str]:
     if summary_file.exists():
         lines += ["### Reproducibility summary", "", *summary_file.read_text().splitlines()[2:], ""]
     if found.reports:
-        lines += ["Reports (their own tables keep the earlier fixed-tolerance verdicts, which these records "
-                  "supersede): " + ", ".join(_link(p, root) for p in found.reports) + ".", ""]
+        lines += ["Reports (each cell's verdict in their tables is its record's below): "
+                  + ", ".join(_link(p, root) for p in found.reports) + ".", ""]
     cells = found.records[found.records["kind"] == CELL]
     for source, group in cells.groupby("source", sort=False):
         lines += [f"### {source}: ours beside the published values", "", _table(_cells_view(group)), ""]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -46,35 +46,25 @@ UNIT_SCALE = {"fraction": 1.0, "%": 100.0, "s": 1.0}
 
 @dataclass(frozen=True)
 class Metric:
-    """How to compare a published metric.
+    """How to compare a published metric (the verdict rule itself: :mod:`rfbench.report.verdicts`).
 
     Parameters
     ----------
     higher_is_better : bool
         Whether a larger value is the better result (accuracy) or the worse one (errors, times).
-    tolerance : mapping of str to float
-        Per unit, the absolute difference accepted when the paper prints a value without an
-        sd (see :func:`rfbench.report.compare.verdicts`). A unit missing here makes a
-        published value without sd an error in that unit.
     """
 
     higher_is_better: bool
-    tolerance: Mapping[str, float] = field(default_factory=dict)
 
 
-#: The metrics the papers report. Tolerances are half a unit of the coarsest precision the
-#: papers print without sd: accuracies and error rates as "%" with up to two decimals, judged
-#: to 0.5 points; relative errors to 0.002 (QMC's Table 3 prints four decimals of errors
-#: of 0.03-0.1 whose methods differ by a few thousandths).
+#: The metrics the papers report.
 METRICS: dict[str, Metric] = {
-    "test accuracy": Metric(higher_is_better=True, tolerance={"%": 0.5, "fraction": 0.005}),
-    "test error": Metric(higher_is_better=False, tolerance={"%": 0.5, "fraction": 0.005}),
-    "relative error": Metric(higher_is_better=False, tolerance={"fraction": 0.002, "%": 0.2}),
-    "gram error": Metric(higher_is_better=False, tolerance={"fraction": 0.002}),
+    "test accuracy": Metric(higher_is_better=True),
+    "test error": Metric(higher_is_better=False),
+    "relative error": Metric(higher_is_better=False),
+    "gram error": Metric(higher_is_better=False),
     "time": Metric(higher_is_better=False),
-    # QMC's Table 2 prints values from 1e-9 to 1e-2 to three significant digits: no absolute
-    # tolerance fits them all, so any difference is a disagreement and the report gives the ratio.
-    "box discrepancy": Metric(higher_is_better=False, tolerance={"fraction": 0.0}),
+    "box discrepancy": Metric(higher_is_better=False),
 }
 
 
@@ -169,10 +159,6 @@ def _check_row(path: Path, line: int, row: pd.Series, metrics: Mapping[str, Metr
         raise PublishedError(f"{where}, column value: blank; a published number needs its value")
     if row["sd"] < 0:
         raise PublishedError(f"{where}, column sd: {row['sd']} is negative")
-    if np.isnan(row["sd"]) and unit not in metrics[metric].tolerance:
-        raise PublishedError(f"{where}, column sd: blank, and metric {metric!r} has no tolerance in unit "
-                             f"{unit!r} to judge a value without sd; give the sd or a unit among "
-                             f"{list(metrics[metric].tolerance)}")
 
 
 def _check_unique(path: Path, table: pd.DataFrame, lines: list[int]) -> None:

@@ -17,14 +17,19 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from rfbench.engine import records  # noqa: E402
-from rfbench.report import plotting
-from rfbench.report.compare import AGREES, BETTER, NO_PUBLISHED, NOT_RUN, WORSE, verdict_counts  # noqa: E402
+from rfbench.report import plotting, verdicts  # noqa: E402
+from rfbench.report.verdicts import (  # noqa: E402
+    AGREES,
+    BETTER,
+    NO_PUBLISHED,
+    NOT_COMPARABLE,
+    NOT_OBTAINABLE,
+    NOT_YET,
+    WORSE,
+)
 
-#: What the comparison figure and tables say about the rule (see :mod:`rfbench.report.compare`).
-RULE = ("Verdict: 'agrees' when |ours - published| <= 2 sqrt(sd_ours^2 / n + sd_published^2) "
-        "(without a published sd: <= the metric's tolerance + 2 sd_ours / sqrt(n)); otherwise 'ours better' "
-        "or 'ours worse' by the metric's direction; 'not run' when we have no trial of a published cell.")
-VERDICT_COLORS = {AGREES: "C2", BETTER: "C0", WORSE: "C3", NOT_RUN: "0.6", NO_PUBLISHED: "0.6"}
+#: A cell's verdict by colour in the comparison figure (cells with a difference only).
+VERDICT_COLORS = {AGREES: "C2", BETTER: "C0", WORSE: "C3", NOT_COMPARABLE: "#e0a030"}
 
 
 def mean_sd(mean: float, sd: float, fmt: str = ".3f") -> str:
@@ -37,12 +42,12 @@ def mean_sd(mean: float, sd: float, fmt: str = ".3f") -> str:
 def cell_text(row: pd.Series, digits: int, full: int | None = None) -> str:
     """One compared cell: ``ours (published) difference verdict``.
 
-    A cell with fewer trials than ``full`` says how many it has; a cell not run shows the
-    published value alone.
+    A cell with fewer trials than ``full`` says how many it has; a cell not run shows its verdict
+    (why not) and the published value alone.
     """
     published = mean_sd(row["published"], row["published_sd"], f".{digits}f")
-    if row["verdict"] == NOT_RUN:
-        return f"not run ({published})"
+    if row["verdict"] in (NOT_OBTAINABLE, NOT_YET):
+        return f"{row['verdict']} ({published})"
     ours = mean_sd(row["mean"], row["sd"], f".{digits}f")
     if row["verdict"] == NO_PUBLISHED:
         return f"{ours} ({NO_PUBLISHED})"
@@ -111,12 +116,14 @@ def comparison_sections(table: pd.DataFrame, body: pd.DataFrame, published_file:
     the cell format and the rule, the verdict counts, then the claims and their verdicts."""
     sections: list[tuple[str, pd.DataFrame | str]] = [
         ("", body),
-        ("", "Cell: ours mean ± sd over trials (published mean ± sd) [ours - published]. " + RULE
-         + f" Published values: `{published_file}` (transcribed from the paper, for comparison only)."),
-        ("Verdicts", verdict_counts(table)),
+        ("", "Cell: ours mean ± sd over trials (published mean ± sd) [ours - published] verdict. "
+         + verdicts.RULE + " Each cell's verdict is its record's in the paper's `verdicts.csv`, with the reason "
+         "and cause there." + f" Published values: `{published_file}` (transcribed from the paper, for comparison "
+         "only)."),
+        ("Verdicts", verdicts.counts(table)),
     ]
     if claims is not None and len(claims):
-        sections += [("Claims of the paper", claims), ("Claim verdicts", verdict_counts(claims))]
+        sections += [("Claims of the paper", claims), ("Claim verdicts", verdicts.counts(claims))]
     return sections
 
 

@@ -50,6 +50,8 @@ from rfbench.report.published import METRICS, UNIT_SCALE
 
 CELL, CLAIM, CHECK = "cell", "claim", "check"
 AGREES, HIGHER, LOWER = "agrees", "higher", "lower"
+#: How the reports show a higher or lower cell: better or worse by the metric's direction (:func:`shown`).
+BETTER, WORSE = "ours better", "ours worse"
 NOT_COMPARABLE = "not comparable"
 NOT_OBTAINABLE, NOT_YET = "not run: data not obtainable", "not run: not yet"
 NO_PUBLISHED = "no published value"
@@ -59,6 +61,8 @@ VERDICTS = (AGREES, HIGHER, LOWER, NOT_COMPARABLE, NOT_OBTAINABLE, NOT_YET, NO_P
 #: The verdicts a cell may have, and a claim or check.
 CELL_VERDICTS = VERDICTS[:7]
 CLAIM_VERDICTS = (HOLDS, FAILS, NOT_YET)
+#: A cell's verdict as every table shows it (:func:`shown`), in the order the reports count them.
+SHOWN = (AGREES, BETTER, WORSE, NOT_COMPARABLE, NOT_OBTAINABLE, NOT_YET, NO_PUBLISHED)
 #: Cell verdicts that need a cause (explained or unexplained).
 NEEDS_CAUSE = (HIGHER, LOWER, NOT_COMPARABLE)
 #: Verdicts that need a reason: the difference named, why not obtainable, the command.
@@ -185,6 +189,35 @@ def cell_records(table: pd.DataFrame, paper: str, rules: Rules) -> pd.DataFrame:
     units = {_key(r, key): r["half_unit"] for _, r in printed.iterrows()}
     rows = [_cell_record(row, paper, rules, units.get(_key(row, key), np.nan)) for _, row in table.iterrows()]
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def shown(record: pd.Series) -> str:
+    """A cell record's verdict as the tables and the project report show it: higher or lower as
+    :data:`BETTER` or :data:`WORSE` by the metric's direction (the record's ``better``), any other
+    verdict as it is."""
+    if record["verdict"] in (HIGHER, LOWER):
+        return BETTER if record["better"] == "yes" else WORSE
+    return str(record["verdict"])
+
+
+def judged(table: pd.DataFrame, paper: str, rules: Rules) -> pd.DataFrame:
+    """A comparison table (:func:`rfbench.report.compare.compare`) with each cell's ``threshold`` and
+    ``verdict`` those of its verdict record (:func:`cell_records`, :func:`shown`): the one verdict
+    source, so a paper's tables and its ``verdicts.csv`` (made from these tables) cannot disagree."""
+    found = cell_records(table, paper, rules)
+    out = table.assign(threshold=found["threshold"].to_numpy(float),
+                       verdict=[shown(record) for _, record in found.iterrows()])
+    at = list(table.columns).index("difference") + 1
+    columns = [c for c in table.columns if c not in ("threshold", "verdict")]
+    return out[[*columns[:at], "threshold", "verdict", *columns[at:]]]
+
+
+def counts(table: pd.DataFrame) -> pd.DataFrame:
+    """How many cells (or claims) of a table got each verdict, in :data:`SHOWN` then claim order,
+    present ones only."""
+    said = table["verdict"].value_counts()
+    order = [v for v in (*SHOWN, HOLDS, FAILS, compare.NOT_RUN) if v in said]
+    return pd.DataFrame({"verdict": order, "count": [int(said[v]) for v in order]})
 
 
 def _key(row: pd.Series, key: list[str]) -> tuple[str, ...]:
@@ -342,13 +375,14 @@ def checked_table(path: Path, header: set[str]) -> pd.DataFrame:
         raise records.RecordError(f"{path} holds verdicts but lacks the columns {sorted(missing)} of a comparison "
                                   f"or claim table; its verdicts are not counted: {fix}")
     table = pd.read_csv(path)
-    bad = ~table["verdict"].isin(compare.VERDICTS)
+    known = SHOWN if COMPARISON <= header else compare.CLAIM_VERDICTS
+    bad = ~table["verdict"].isin(known)
     if COMPARISON <= header:
-        bad |= table["mean"].isna() & (table["verdict"] != compare.NOT_RUN)
-        bad |= table["published"].isna() & ~table["verdict"].isin((compare.NOT_RUN, compare.NO_PUBLISHED))
+        bad |= table["mean"].isna() & ~table["verdict"].isin((NOT_OBTAINABLE, NOT_YET))
+        bad |= table["published"].isna() & (table["verdict"] != NO_PUBLISHED)
     if bad.any():
         rows = [int(i) + 2 for i in np.flatnonzero(bad)]  # file lines: the header is line 1
-        raise records.RecordError(f"{path}, line(s) {rows}: a verdict that is none of {list(compare.VERDICTS)}, or "
+        raise records.RecordError(f"{path}, line(s) {rows}: a verdict that is none of {list(known)}, or "
                                   f"a missing mean or published value; those cells would be miscounted: {fix}")
     return table
 

@@ -1,6 +1,9 @@
-"""The committed verdict records and REPORT.md agree with each other and with the rule."""
+"""The committed verdict records, the papers' tables and REPORT.md agree with each other and with the rule."""
+import re
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -49,3 +52,29 @@ def test_what_the_issue_asked_for_holds_in_the_committed_records():
     assert set(li.loc[li.index.str.startswith(("Splice", "CTG")), "verdict"]) == {"not comparable"}
     assert li.loc["Letter linear", "verdict"] == "not comparable"
     assert li.loc["Musk linear", "verdict"] != "not comparable"  # two classes: the scheme does not matter
+
+
+#: A compared cell of a paper's layout in Markdown ends with its verdict: ``ours (published) [difference] verdict``.
+LAID_OUT = re.compile(r"\] (agrees|ours better|ours worse|not comparable) ")
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda paper: paper.folder)
+def test_every_cell_of_every_table_shows_its_verdict_record(paper):
+    """Each comparison table's cells, in the order the records are made from them, carry the verdict of
+    their row of verdicts.csv; and each table's Markdown lays out those verdicts, no other."""
+    folder = RESULTS / paper.folder
+    found = verdicts.tables(folder, verdicts.COMPARISON)
+    cells = _cells(paper.folder).reset_index(drop=True)
+    table = pd.concat(found, ignore_index=True) if found else pd.DataFrame(columns=["verdict"])
+    assert len(table) == len(cells)
+    for (_, row), (_, record) in zip(table.iterrows(), cells.iterrows()):
+        where = f"{paper.folder} {record['source']} {record['cell']}"
+        assert (row["source"], row["metric"]) == (record["source"], record["metric"]), where
+        assert np.allclose([row["mean"], row["published"]], [record["mean"], record["published"]],
+                           equal_nan=True), where
+        assert row["verdict"] == verdicts.shown(record), where
+    for path in verdicts.report_files(folder, "*.csv"):
+        md = path.with_suffix(".md")
+        if md.exists() and verdicts.COMPARISON <= set(pd.read_csv(path, nrows=0).columns):
+            shown = Counter(v for v in pd.read_csv(path)["verdict"] if LAID_OUT.match(f"] {v} "))
+            assert Counter(LAID_OUT.findall(md.read_text())) == shown, md

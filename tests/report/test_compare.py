@@ -1,4 +1,4 @@
-"""The join of our results to the published values, the verdict rule, and the claims."""
+"""The join of our results to the published values (no verdict: the records give it), and the claims."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -19,49 +19,16 @@ def _ours(rows):
     return pd.DataFrame(rows, columns=[*KEYS, "metric", "unit", "mean", "sd", "n"])
 
 
-def _verdicts(table):
-    return dict(zip(zip(table["dataset"], table["method"]), zip(table["verdict"], table["threshold"])))
-
-
-def test_the_verdict_rule_on_numbers_with_known_answers():
-    acc, err = "test accuracy", "relative error"
-    pub = _published([
-        ("a", "m1", "", acc, 90.0, 1.0, "%"),    # threshold 2 sqrt(1^2/4 + 1^2) = 2.2361
-        ("b", "m1", "", acc, 90.0, 1.0, "%"),
-        ("c", "m1", "", acc, 90.0, 1.0, "%"),
-        ("d", "m1", "", err, 0.0500, np.nan, "fraction"),  # no sd: tolerance 0.002 + 2 * 0.001 / 2 = 0.003
-        ("e", "m1", "", err, 0.0500, np.nan, "fraction"),
-        ("f", "m1", "", err, 0.0500, np.nan, "fraction"),
-        ("g", "m1", "", acc, 80.0, np.nan, "%"),  # no sd, one trial: tolerance 0.5 alone
-    ])
-    ours = _ours([
-        ("a", "m1", "", acc, "%", 92.2, 1.0, 4),        # +2.2 <= 2.2361: agrees
-        ("b", "m1", "", acc, "%", 92.3, 1.0, 4),        # +2.3: higher accuracy, ours better
-        ("c", "m1", "", acc, "%", 87.7, 1.0, 4),        # -2.3: ours worse
-        ("d", "m1", "", err, "fraction", 0.0529, 0.001, 4),  # +0.0029 <= 0.003: agrees
-        ("e", "m1", "", err, "fraction", 0.0531, 0.001, 4),  # +0.0031: higher error, ours worse
-        ("f", "m1", "", err, "fraction", 0.0469, 0.001, 4),  # -0.0031: ours better
-        ("g", "m1", "", acc, "%", 79.4, np.nan, 1),     # -0.6 > 0.5: ours worse
-    ])
-    found = _verdicts(compare.compare(pub, ours))
-    assert {k: v for k, (v, _) in found.items()} == {
-        ("a", "m1"): "agrees", ("b", "m1"): "ours better", ("c", "m1"): "ours worse", ("d", "m1"): "agrees",
-        ("e", "m1"): "ours worse", ("f", "m1"): "ours better", ("g", "m1"): "ours worse"}
-    assert found[("a", "m1")][1] == pytest.approx(2 * np.sqrt(1.25))
-    assert found[("d", "m1")][1] == pytest.approx(0.003)
-    assert found[("g", "m1")][1] == pytest.approx(0.5)
-
-
 def test_join_keeps_missing_cells_on_both_sides_and_matches_numeric_keys():
     acc = "test accuracy"
     pub = _published([("a", "m1", "100", acc, 90.0, 1.0, "%"), ("a", "m2", "100", acc, 91.0, 1.0, "%")])
     ours = _ours([("a", "m1", 100.0, acc, "%", 90.5, 0.5, 3),   # the float 100.0 meets the published "100"
                   ("a", "m3", 100.0, acc, "%", 95.0, 0.5, 3)])  # a cell the paper does not have
     table = compare.compare(pub, ours).set_index(["method"])
-    assert len(table) == 3
-    assert table.loc["m1", "verdict"] == "agrees" and table.loc["m1", "difference"] == pytest.approx(0.5)
-    assert table.loc["m2", "verdict"] == "not run" and np.isnan(table.loc["m2", "mean"])
-    assert table.loc["m3", "verdict"] == "no published value" and table.loc["m3", "unit"] == "%"
+    assert len(table) == 3 and "verdict" not in table and "threshold" not in table
+    assert table.loc["m1", "difference"] == pytest.approx(0.5)
+    assert np.isnan(table.loc["m2", "mean"]) and np.isnan(table.loc["m2", "difference"])
+    assert np.isnan(table.loc["m3", "published"]) and table.loc["m3", "unit"] == "%"
     assert table.loc["m1", "s"] == "100"
 
 
@@ -100,9 +67,3 @@ def test_claims_get_verdicts_from_their_checks():
     assert compare.all_of({}, "curves") == ClaimCheck(None, "no curves to check")
     with pytest.raises(ValueError, match=r"checks \['flat'\] that the report does not define; defined: \['falls'"):
         compare.check_claims(pub, {k: checks[k] for k in ("falls", "rises")})
-
-
-def test_verdict_counts_follow_the_verdict_order():
-    table = pd.DataFrame({"verdict": ["not run", "agrees", "ours worse", "agrees"]})
-    counts = compare.verdict_counts(table)
-    assert counts.to_dict("list") == {"verdict": ["agrees", "ours worse", "not run"], "count": [2, 1, 1]}

@@ -95,6 +95,29 @@ def test_cells_get_their_category_reason_and_cause():
     assert (said["explained"], said["unexplained"]) == (1, 1)
 
 
+def test_a_judged_table_shows_each_cells_record_verdict_and_threshold():
+    table, rules = _table(), _rules()
+    records = verdicts.cell_records(table, "askrff", rules)
+    shown = verdicts.judged(table, "askrff", rules)
+    assert list(shown.columns) == [*table.columns[:-1], "threshold", "verdict", "note"]
+    assert dict(zip(shown["dataset"], shown["verdict"])) == {
+        "spambase": "agrees", "letter": "ours worse", "cod_rna": "not comparable", "ijcnn1": "not run: not yet"}
+    assert shown["verdict"].tolist() == [verdicts.shown(r) for _, r in records.iterrows()]
+    np.testing.assert_array_equal(shown["threshold"], records["threshold"].astype(float))
+    again = verdicts.cell_records(shown, "askrff", rules)  # judging a judged table changes nothing
+    pd.testing.assert_frame_equal(again, records)
+    counted = verdicts.counts(pd.concat([shown, pd.DataFrame({"verdict": ["holds", "not run"]})]))
+    assert counted.to_dict("list") == {"verdict": ["agrees", "ours worse", "not comparable", "not run: not yet",
+                                                   "holds", "not run"], "count": [1, 1, 1, 1, 1, 1]}  # cells, claims
+
+
+def test_shown_words_higher_and_lower_by_the_metrics_direction():
+    row = pd.Series({"verdict": "lower", "better": "yes"})
+    assert verdicts.shown(row) == "ours better"
+    assert verdicts.shown(row.replace({"yes": "no"})) == "ours worse"
+    assert verdicts.shown(pd.Series({"verdict": "not comparable", "better": "no"})) == "not comparable"
+
+
 def test_a_cell_not_run_is_not_obtainable_when_the_paper_says_why():
     rules = Rules(label=lambda row: row["dataset"], not_obtainable=lambda row: "not in the mirror")
     records = verdicts.cell_records(_table().iloc[[3]], "askrff", rules)

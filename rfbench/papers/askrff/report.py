@@ -23,7 +23,8 @@ import pandas as pd
 
 from rfbench.engine import blas_pin, jobs, records
 from rfbench.papers.askrff import figures as askrff_figures
-from rfbench.report import plotting, published, render
+from rfbench.papers.askrff import verdicts as askrff_verdicts
+from rfbench.report import plotting, published, render, verdicts
 from rfbench.report.compare import FAILS, HOLDS, NOT_RUN, ClaimCheck, all_of, check_claims, compare, summarize
 from rfbench.report.runs import collect_single_runs, deviations
 
@@ -262,7 +263,7 @@ def table1(runs: Path, out: Path) -> pd.DataFrame:
     """Test accuracy (%) at M = 2d: ours vs the paper per cell, with a verdict.
 
     Reads the M = 2d and Linear runs of the accuracy tree ``runs`` (shared with Figure 3);
-    the verdict rule is :mod:`rfbench.report.compare`'s.
+    each cell's verdict is its verdict record's (:func:`rfbench.report.verdicts.judged`).
     """
     trials = collect_single_runs(runs, POINT)
     trials = trials[(trials["feature_map.name"] == "identity") | (trials["m_over_d"] == TABLE1_M_OVER_D)]
@@ -273,6 +274,7 @@ def table1(runs: Path, out: Path) -> pd.DataFrame:
     pub = pub[pub["source"] == "Table 1"]
     keys = published.key_columns(pub)
     table = _paper_order(compare(pub, summarize(trials, keys, "test_accuracy", metric="test accuracy", unit="%")))
+    table = verdicts.judged(table, PAPER, askrff_verdicts.rules(table))
     records.write_csv(out / "table1.csv", table)
     render.difference_figure(table, out / "table1.png", ["dataset", "method", "approximation"],
                              "AsK-RFF Table 1: our test accuracy minus the paper's (M = 2d)")

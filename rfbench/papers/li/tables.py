@@ -6,7 +6,7 @@ The runs are the ``li-tables`` sweep (``classifier=svc_precomputed``, one trial 
 grid; so do our ``selection=test_grid`` runs, which get the verdicts. Beyond the paper, the same
 models with 5-fold CV selection on the training set are shown beside them, so the optimism of
 choosing on the test set is visible. Every published dataset we have no run of is listed with
-the reason (:data:`NOT_OBTAINABLE`, or "not run yet" for a config that exists).
+the reason (:data:`rfbench.papers.li.verdicts.NOT_OBTAINABLE`, or "not run yet" for a config that exists).
 
 An investigation of the preprocessing sits beside the tables, without verdicts: the same
 test-grid SVMs on ``dataset.scale: minmax_unit_rows`` (``li-tables-minmax``, below
@@ -20,8 +20,9 @@ from pathlib import Path
 import pandas as pd
 
 from rfbench.engine import records
-from rfbench.report import published, render
-from rfbench.report.compare import ClaimCheck, check_claims, compare, summarize, verdict_counts
+from rfbench.papers.li import verdicts as li_verdicts
+from rfbench.report import published, render, verdicts
+from rfbench.report.compare import ClaimCheck, check_claims, compare, summarize
 from rfbench.report.runs import collect_single_runs, deviations
 
 PAPER = "li"
@@ -40,20 +41,6 @@ PAPER_DATASET = {
 #: Our kernel names and the paper's columns.
 METHOD = {"linear": "linear", "cosine_rbf": "rbf", "gmm": "gmm"}
 METHODS = ("linear", "rbf", "gmm")
-#: Why a published dataset of Tables 1-3 that the mirror has gets no run (the rest are not in
-#: ../shared/datasets at all: see its README).
-NOT_OBTAINABLE = {
-    "Parkinson": "the mirror's parkinsons (195 rows) is not Li's 1,040-row Parkinson speech set",
-    "IJCNN": "Table 2 prints only the linear column (49,990 training points: no kernel SVM); "
-             "ijcnn1_li serves Fig. 10, whose report sets its linear SVM beside this cell (results/li/fig10)",
-    "M-Rotate": "MNIST-rotation of [12] is not in ../shared/datasets (its README: too large for the snapshot)",
-    **dict.fromkeys(
-        ("M-Basic", "M-Image", "M-Noise1", "M-Noise2", "M-Noise3", "M-Noise4", "M-Noise5", "M-Noise6", "M-Rand",
-         "M-RotImg"),
-        "an MNIST variation of [12], not in ../shared/datasets; the mirror's MNIST is the original 60,000 / "
-        "10,000 digits: M-Basic re-splits them 12,000 / 50,000 (its rows unknown; a random re-split is not run: "
-        "README, Li), the others add noise, backgrounds or rotations to them"),
-}
 #: Table 4 (error rates on five of Table 3's datasets), and why it has no cells of its own here.
 TABLE4 = ("Table 4 (test error rates on M-Basic, M-Rotate, M-Image, M-Rand, M-RotImg): its group 1 are "
           "[12]'s results (RBF and polynomial SVMs, neural nets), not Li's experiments; its group 2 (linear, RBF, "
@@ -112,8 +99,9 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
     trials = paper_names(collect_single_runs(runs, POINT))
     pub = published.load(published.path_of(PAPER))
     on_test = trials[trials["classifier.selection"] == "test_grid"]
-    table = compare(pub, summarize(on_test, ["dataset", "method"], "test_accuracy", metric="test accuracy",
-                                   unit="%"))
+    table = verdicts.judged(compare(pub, summarize(on_test, ["dataset", "method"], "test_accuracy",
+                                                   metric="test accuracy", unit="%")), PAPER,
+                            li_verdicts.rules(out.parent))
     cv = trials[trials["classifier.selection"] == "cv"]
     records.write_csv(out / "tables.csv", table)
     render.difference_figure(table, out / "tables.png", ["dataset", "method"],
@@ -126,8 +114,9 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
         sections.append((f"{source} (ours with the paper's test-grid selection; CV beside it)", body))
     sections += [("Data scaling", SCALING),
                  ("", "Cell: ours (published) [ours - published] verdict; one deterministic run per cell. "
-                  + render.RULE + f" Published values: `rfbench/papers/{PAPER}/published.csv`."),
-                 ("Verdicts", verdict_counts(table))]
+                  + verdicts.RULE + " Each cell's verdict is its record's in `results/li/verdicts.csv`, with the "
+                  f"reason and cause there. Published values: `rfbench/papers/{PAPER}/published.csv`."),
+                 ("Verdicts", verdicts.counts(table))]
     claims = check_claims(pub, {"gmm_above_rbf_majority": lambda _: _gmm_above_rbf(table)})
     records.write_csv(out / "claims.csv", claims)  # read by rfbench.report.project, as the next
     protocol = [*c_grids(on_test), *PROTOCOL]
@@ -239,8 +228,8 @@ def _scaling_summary(side: pd.DataFrame) -> str:
         near = (gaps.le(part["threshold"], axis=0)).sum()
         lines.append(f"- {method}, min-max minus unit rows: {moves}. Mean |ours - paper|: "
                      f"{gaps.iloc[:, 0].mean():.{DIGITS}f} on unit rows, {gaps.iloc[:, 1].mean():.{DIGITS}f} with "
-                     f"min-max first; within the tables' tolerance of the paper: {near.iloc[0]} of {len(part)} on "
-                     f"unit rows, {near.iloc[1]} with min-max first.")
+                     f"min-max first; within the tables' agreement threshold of the paper: {near.iloc[0]} of "
+                     f"{len(part)} on unit rows, {near.iloc[1]} with min-max first.")
     return "\n".join(lines)
 
 
@@ -298,7 +287,7 @@ def _missing(table: pd.DataFrame) -> pd.DataFrame:
     ran = set(table.dropna(subset=["mean"])["dataset"])
     names = [n for n in dict.fromkeys(table["dataset"]) if n not in ran]
     configs = {paper: config for config, paper in PAPER_DATASET.items()}
-    reasons = [NOT_OBTAINABLE.get(n) or (f"config dataset={configs[n]}: not run yet" if n in configs
-                                         else "not in ../shared/datasets") for n in names]
+    reasons = [li_verdicts.NOT_OBTAINABLE.get(n) or (f"config dataset={configs[n]}: not run yet" if n in configs
+                                                     else "not in ../shared/datasets") for n in names]
     return pd.DataFrame({"dataset": names, "reason": reasons})
 

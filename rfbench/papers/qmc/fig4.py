@@ -13,7 +13,6 @@ them with the Frobenius errors of the ``qmc_gram`` records; it reads records onl
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import figures as qmc_figures
-from rfbench.papers.qmc import gram, protocol
+from rfbench.papers.qmc import protocol
 from rfbench.papers.qmc import report as qmc
 from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
 from rfbench.report import render
@@ -40,9 +39,8 @@ def discrepancies(trial: int, seed: int, data: dict, sizes: Sequence[int], box: 
     """Trial ``trial`` of Figure 4 on the dataset ``data``: ``discrepancy``, one row per sequence and s
     (scrambled Halton, deterministic, at trial 0 only); ``box`` is the fraction of the bounding box
     (the paper's b/2: 0.5)."""
-    check_params(sizes, box)
-    X, choice = gram.rows_and_sigma(json.dumps(data, sort_keys=True), seed)
-    frames = [sequence_discrepancy(X, choice["sigma"], sequence, trial_seed(seed, trial), sizes, box)
+    rows = protocol.setting(data, seed, rows="gram")  # Figure 2's rows and sigma, shared by every trial
+    frames = [sequence_discrepancy(rows.X, rows.sigma, sequence, trial_seed(seed, trial), sizes, box)
               for sequence in protocol.SEQUENCES if trial == 0 or sequence != "halton"]
     return {"discrepancy": pd.concat(frames, ignore_index=True)}
 

@@ -33,7 +33,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench.dataset.loader import load_dataset
 from rfbench.engine import blas_pin, jobs, records
 from rfbench.feature_map import GaussianRFF
 from rfbench.kernel import make_kernel
@@ -41,6 +40,7 @@ from rfbench.metrics import approximate_gram
 from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import figures as qmc_figures
 from rfbench.papers.qmc import learnt as learnt_
+from rfbench.papers.qmc import protocol
 from rfbench.papers.qmc import report as qmc
 from rfbench.qmc.adaptive import global_adaptive
 from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
@@ -140,7 +140,7 @@ def global_metrics(trial: int, seed: int, data: dict, box: float, sequences: dic
 
     Deterministic: ``trial`` and ``seed`` play no part.
     """
-    setting, recorded = _panel(data, box, sequences, learnt)
+    setting, recorded = _panel(data, seed, box, sequences, learnt)
     iterations = int(records.read_trials(learnt / "trials.csv")["job.maxiter"].iloc[0])
     table, W = global_panel(setting, recorded["halton"][0], iterations)
     name = learnt_.method_name("global", learnt_.box_name(box))
@@ -157,19 +157,19 @@ def greedy_metrics(trial: int, seed: int, data: dict, box: float, sequences: dic
 
     Deterministic: ``trial`` and ``seed`` play no part.
     """
-    setting, recorded = _panel(data, box, sequences, learnt)
+    setting, recorded = _panel(data, seed, box, sequences, learnt)
     W = recorded[learnt_.method_name("greedy", learnt_.box_name(box))][0]
     if max(points) > len(W):
         raise ValueError(f"job qmc_fig7: points up to {max(points)} but the learnt greedy sequence has {len(W)}")
     return {"metrics": _described(greedy_panel(setting, W, points), setting, data, box)}
 
 
-def _panel(data: dict, box: float, sequences: dict, learnt: Path) -> tuple[Setting, dict]:
+def _panel(data: dict, seed: int, box: float, sequences: dict, learnt: Path) -> tuple[Setting, dict]:
     """The panel's setting (training rows, the learnt run's sigma, the box) and the run's sequences."""
     recorded = jobs.read(learnt, "discrepancy")
     if int(recorded["s"].iloc[0]) != sequences["s"] or box not in sequences["boxes"]:
         raise ValueError(f"box {box} of s={sequences['s']} is not learnt by {learnt}")
-    X = load_dataset(data).X_train
+    X = protocol.setting(data, seed).X
     return Setting(X, float(recorded["sigma"].iloc[0]), box), learnt_.sequences(learnt)
 
 

@@ -11,24 +11,20 @@ Trial t draws the randomized sequences with ``trial_seed(seed, t)``; the determi
 """
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
-from rfbench.kernel import make_kernel
-from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import protocol
 
 
 def curves(trial: int, seed: int, data: dict, sizes: Sequence[int]) -> dict[str, pd.DataFrame]:
     """Trial ``trial`` of Figures 2-3 on the dataset ``data``: ``errors`` (one row per sequence,
     scramble and s) and ``setting`` (the sigma choice, the same at every trial)."""
-    X, K, choice = _setting(json.dumps(data, sort_keys=True), seed)
+    rows = protocol.setting(data, seed, rows="gram")  # shared by every trial of the job
+    X, K, choice = rows.X, rows.gram, {**rows.choice, "dataset": rows.name}
     frames = []
     for sequence, scramble in [(s, True) for s in protocol.SEQUENCES] + [(s, False) for s in protocol.SCRAMBLED]:
         deterministic = not scramble or sequence == "halton"
@@ -40,25 +36,6 @@ def curves(trial: int, seed: int, data: dict, sizes: Sequence[int]) -> dict[str,
             sequence=sequence, scramble=scramble, seed=trial_seed(seed, trial), sigma=choice["sigma"],
             n=len(X), d=X.shape[1]))
     return {"errors": pd.concat(frames, ignore_index=True), "setting": pd.DataFrame([choice])}
-
-
-@functools.lru_cache(maxsize=1)
-def _setting(data_json: str, seed: int) -> tuple[np.ndarray, np.ndarray, dict]:
-    """The rows, their exact Gram and the sigma choice of a dataset, once per process (every trial
-    of a job shares them)."""
-    X, choice = rows_and_sigma(data_json, seed)
-    return X, make_kernel("gaussian", X.shape[1], sigma=choice["sigma"])(X), choice
-
-
-@functools.lru_cache(maxsize=1)
-def rows_and_sigma(data_json: str, seed: int) -> tuple[np.ndarray, dict]:
-    """The rows of Figures 2-4 of a dataset config (JSON) and their sigma choice, once per process."""
-    data = json.loads(data_json)
-    (name, setting), = ((k, s) for k, s in protocol.GRAM_DATASETS.items() if s.config == qmc_datasets.name_of(data))
-    X, y, task = protocol.gram_rows(setting, seed, data=data)
-    choice = {**protocol.select_sigma(X, y, task, seed=seed), "n": len(X), "d": X.shape[1], "seed": seed,
-              "cv_features": protocol.CV_FEATURES, "dataset": name}
-    return X, choice
 
 
 curves.check_params = protocol.check_sizes

@@ -2,7 +2,7 @@
 job (``rfbench job=qmc_learnt dataset=<config> job.s=<s>``, ``configs/job/qmc_learnt.yaml``).
 
 On the training rows X of the dataset (Sec. 6.2), sigma chosen by 5-fold CV of ridge on Monte Carlo
-features (:func:`rfbench.papers.qmc.report.select_sigma`, as Figs 2-3's job does), the scrambled
+features (:func:`rfbench.papers.qmc.protocol.select_sigma`, as Figs 2-3's job does), the scrambled
 Halton frequencies of s points (:func:`~rfbench.qmc.adaptive.halton_frequencies`) are the start of
 the adaptive sequences of Section 5, each learnt on every box of ``boxes`` (fractions f of the
 bounding box b of X, named b, b/2, b/4 for f = 1, 1/2, 1/4): Global (all points by nonlinear CG,
@@ -22,8 +22,6 @@ Frames (one deterministic trial: nothing here is random beyond the fixed scrambl
 """
 from __future__ import annotations
 
-import functools
-import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,7 +29,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench.dataset.loader import load_dataset
 from rfbench.engine import jobs, records
 from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import protocol
@@ -58,10 +55,8 @@ def learn(trial: int, seed: int, data: dict, s: int, boxes: Sequence[float], sch
 
     ``trial`` plays no part (the sequences are deterministic); ``seed`` seeds the sigma choice.
     """
-    unknown = sorted(set(schemes) - set(SCHEMES))
-    if unknown:
-        raise ValueError(f"job qmc_learnt: unknown scheme(s) {unknown}; valid: {list(SCHEMES)}")
-    X, choice = _setting(json.dumps(data, sort_keys=True), seed)
+    rows = protocol.setting(data, seed)
+    X, choice = rows.X, rows.choice
     sigma, d = choice["sigma"], X.shape[1]
     start = halton_frequencies(s, d, sigma)
     rows, points, history = [], [], []
@@ -84,6 +79,16 @@ def learn(trial: int, seed: int, data: dict, s: int, boxes: Sequence[float], sch
             "setting": pd.DataFrame([choice])}
 
 
+def check_params(s: int, boxes: Sequence[float], schemes: Sequence[str], maxiter: int) -> None:
+    """ValueError naming a bad value: every scheme one of :data:`SCHEMES`."""
+    unknown = sorted(set(schemes) - set(SCHEMES))
+    if unknown:
+        raise ValueError(f"job.schemes={list(schemes)}: unknown scheme(s) {unknown}; valid: {list(SCHEMES)}")
+
+
+learn.check_params = check_params
+
+
 def _sequence(method: str, start: np.ndarray, raw: BoxDiscrepancy, normalized: BoxDiscrepancy, maxiter: int
               ) -> tuple[np.ndarray, np.ndarray | None, list[float]]:
     """(frequencies, weights or None, Global's loss after each CG iteration) of one method on one box."""
@@ -104,16 +109,6 @@ def _points(W: np.ndarray, weights: np.ndarray | None) -> pd.DataFrame:
     frame.insert(0, "weight", np.nan if weights is None else weights)
     frame.insert(0, "point", np.arange(len(W)))
     return frame
-
-
-@functools.lru_cache(maxsize=1)
-def _setting(data_json: str, seed: int) -> tuple[np.ndarray, dict]:
-    """The training rows and the sigma choice of a dataset, once per process."""
-    data = load_dataset(json.loads(data_json))
-    X = data.X_train
-    choice = {**protocol.select_sigma(X, data.y_train, data.task, seed=seed), "n": len(X), "d": X.shape[1],
-              "seed": seed, "cv_features": protocol.CV_FEATURES}
-    return X, choice
 
 
 def sequences(run: Path) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:

@@ -7,19 +7,26 @@ every QMC job computes with and no report does.
   for every sequence (:func:`select_sigma`: "we performed 5-fold cross-validation when using random
   Fourier features (MC sequence) to set the bandwidth");
 - the relative Gram error of every prefix s of an extensible sequence in one pass
-  (:func:`prefix_errors`).
+  (:func:`prefix_errors`);
+- a dataset as every QMC job computes on it, made once per process (:func:`setting`): the loaded
+  data, the rows (the training part, or Figures 2-4's rows of it), their sigma choice and exact Gram.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 from sklearn.decomposition import PCA
 
-from rfbench.dataset.loader import load_dataset
+from rfbench.dataset.loader import Dataset, load_dataset
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
+from rfbench.kernel import make_kernel
 from rfbench.metrics import approximate_gram, spectral_norm
 from rfbench.model.ridge import ridge_cv
 from rfbench.papers.qmc import datasets as qmc_datasets
@@ -72,28 +79,103 @@ SIGMA_FACTORS = tuple(2.0**k for k in range(-3, 3))
 CV_FEATURES = 500
 
 
-def dataset_config(name: str) -> dict:
-    """The dataset node of ``name``, resolved: its config with the paper's settings (:mod:`.datasets`)."""
-    return qmc_datasets.node(name)
+#: The rows a job computes on: the training part (Tables 1-3, Figs. 6-7) or Figures 2-4's rows of it.
+ROWS = ("train", "gram")
 
 
-def load(name: str, mirror: str | None = None):
-    """The dataset of config ``name`` (``configs/dataset/<name>.yaml``)."""
-    return load_dataset(dataset_config(name), mirror=mirror)
+def gram_dataset(data: Mapping[str, Any]) -> tuple[str, GramSetting]:
+    """The key of :data:`GRAM_DATASETS` and its setting for a composed dataset node (Figures 2-4)."""
+    name = qmc_datasets.name_of(data)
+    found = [(key, s) for key, s in GRAM_DATASETS.items() if s.config == name]
+    if not found:
+        raise ValueError(f"dataset {name!r} is none of Figures 2-4's: {[s.config for s in GRAM_DATASETS.values()]}")
+    return found[0]
 
 
-def gram_rows(setting: GramSetting, seed: int = 0, mirror: str | None = None, data: dict | None = None
-              ) -> tuple[np.ndarray, np.ndarray, str]:
-    """The rows whose Gram matrix Figures 2-3 approximate (subset, then PCA, as ``setting`` says),
-    their targets and the dataset's task; ``data`` is the dataset's config if composed already."""
-    data = load_dataset(data, mirror=mirror) if data is not None else load(setting.config, mirror)
-    X, y = data.X_train, data.y_train
+def gram_rows(setting: GramSetting, X: np.ndarray, y: np.ndarray, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of the training part (X, y) whose Gram matrix Figures 2-3 approximate: a seeded random
+    subset of ``setting.n`` rows, then a PCA to ``setting.pca`` dimensions, where ``setting`` says so."""
     if setting.n is not None and setting.n < len(X):
         rows = np.sort(np.random.default_rng(seed).choice(len(X), setting.n, replace=False))
         X, y = X[rows], y[rows]
     if setting.pca is not None:
         X = PCA(n_components=setting.pca, random_state=seed).fit_transform(X)
-    return X, y, data.task
+    return X, y
+
+
+@dataclass(frozen=True, eq=False)
+class Setting:
+    """A dataset as the QMC jobs compute on it (:func:`setting`); the sigma choice and the Gram
+    matrix are computed when first asked for, so a job that needs neither pays for neither.
+
+    Attributes
+    ----------
+    data : Dataset
+        The loaded dataset (its training and test parts).
+    X, y : ndarray
+        The rows the job computes on and their targets: the training part, or Figures 2-4's rows of it.
+    seed : int
+        The job's seed: the rows' subset and PCA, and the sigma choice's features and folds.
+    name : str
+        The dataset's name in the records: Figures 2-4's key of :data:`GRAM_DATASETS`, else the
+        paper's config name (:func:`rfbench.papers.qmc.datasets.name_of`).
+    """
+
+    data: Dataset
+    X: np.ndarray
+    y: np.ndarray
+    seed: int
+    name: str
+
+    @cached_property
+    def choice(self) -> dict[str, Any]:
+        """sigma and lambda by 5-fold CV on the rows (:func:`select_sigma`), with ``n``, ``d``, ``seed``
+        and ``cv_features``: the ``setting`` frame every job records."""
+        return {**select_sigma(self.X, self.y, self.data.task, seed=self.seed), "n": len(self.X),
+                "d": self.X.shape[1], "seed": self.seed, "cv_features": CV_FEATURES}
+
+    @property
+    def sigma(self) -> float:
+        """The chosen bandwidth."""
+        return self.choice["sigma"]
+
+    @cached_property
+    def gram(self) -> np.ndarray:
+        """The exact Gaussian Gram matrix K of the rows at the chosen sigma."""
+        return make_kernel("gaussian", self.X.shape[1], sigma=self.sigma)(self.X)
+
+
+def setting(data: Mapping[str, Any], seed: int, rows: str = "train") -> Setting:
+    """The dataset of the composed node ``data`` as a job computes on it, made once per process:
+    every trial of a job (and every job a process runs on the same data) shares the loaded data,
+    the sigma choice's 5-fold CV and the Gram matrix.
+
+    Parameters
+    ----------
+    data : mapping
+        The composed ``dataset`` node.
+    seed : int
+        The job's seed.
+    rows : {"train", "gram"}
+        The training part, or Figures 2-4's rows of it (:func:`gram_rows`).
+    """
+    if rows not in ROWS:
+        raise ValueError(f"rows={rows!r}: choose one of {list(ROWS)}")
+    return _setting(json.dumps(data, sort_keys=True), seed, rows)
+
+
+@functools.lru_cache(maxsize=2)  # two: Table 1's split study holds its sigma's partition beside its own
+def _setting(data_json: str, seed: int, rows: str) -> Setting:
+    data = json.loads(data_json)
+    loaded = load_dataset(data)
+    if rows == "train":
+        return Setting(loaded, loaded.X_train, loaded.y_train, seed, qmc_datasets.name_of(data))
+    name, gram = gram_dataset(data)
+    X, y = gram_rows(gram, loaded.X_train, loaded.y_train, seed)
+    return Setting(loaded, X, y, seed, name)
+
+
+setting.cache_clear = _setting.cache_clear  # for tests that swap the data or the sigma choice
 
 
 def check_sizes(sizes: Sequence[int]) -> None:

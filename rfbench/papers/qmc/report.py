@@ -25,8 +25,9 @@ import pandas as pd
 from rfbench.engine import blas_pin, jobs, records
 from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import figures as qmc_figures
+from rfbench.papers.qmc import verdicts as qmc_verdicts
 from rfbench.papers.qmc.protocol import GRAM_DATASETS, SEQUENCES
-from rfbench.report import published, render
+from rfbench.report import published, render, verdicts
 from rfbench.report.compare import ClaimCheck, all_of, check_claims, compare, summarize
 
 PAPER = "qmc"
@@ -292,8 +293,11 @@ def table1(out: Path) -> pd.DataFrame:
     pub = pub[pub["source"] == "Table 1"]
     keys = published.key_columns(pub)
     ours = summarize(trials_table, keys, "relative_error", metric="relative error")
-    table = compare(pub[pub["dataset"] == "cpu"], ours[ours["dataset"] == "cpu"])
     dest = out / "table1"
+    splits = split_sensitivity(out)
+    if len(splits):  # before the verdicts: the one-run cells' uncertainty is this sweep's spread
+        records.write_csv(dest / "splits.csv", splits)
+    table = judged(compare(pub[pub["dataset"] == "cpu"], ours[ours["dataset"] == "cpu"]), out)
     records.write_csv(dest / "table1.csv", table)
     render.difference_figure(table, dest / "table1.png", ["dataset", "method", "s"],
                              "QMC Table 1 (cpu): our relative error minus the paper's")
@@ -303,16 +307,14 @@ def table1(out: Path) -> pd.DataFrame:
                                 "census_halton_lowest": lambda _: _lowest(ours, "house_16h", "halton"),
                                 "mc_highest_variance": lambda _: _mc_highest_sd(ours, "house_16h")})
     records.write_csv(dest / "claims.csv", claims)
-    records.write_csv(dest / "census_cells.csv", substitute_cells(pub, ours))
+    records.write_csv(dest / "census_cells.csv", substitute_cells(pub, ours, out))
     sizes = sorted(set(table["s"]), key=float)
     body = render.layout(table, [("cpu", s) for s in sizes], ["dataset", "s"], "method", list(SEQUENCES), DIGITS)
     sections = render.comparison_sections(table, body, f"rfbench/papers/{PAPER}/published.csv", claims)
     sections[1:1] = [("The same cells, long form (differences to 4 decimals; Halton is deterministic: one "
                       "trial, no sd)", render.side_by_side(table, DIGITS)),
                      ("sigma and lambda", settings)]
-    splits = split_sensitivity(out)
     if len(splits):
-        records.write_csv(dest / "splits.csv", splits)
         sections[5:5] = [("Why the cpu cells differ: the unknown test set", _split_finding(splits, table)),
                          (f"MC at s = {SPLIT_S} on other partitions of cpu (mean, sd, count over feature draws)",
                           splits)]
@@ -335,11 +337,17 @@ TABLE1_DEVIATIONS = (
 )
 
 
-def substitute_cells(pub: pd.DataFrame, ours: pd.DataFrame) -> pd.DataFrame:
-    """The paper's census cells joined to ours on the substitute house_16h at the same s (the verdict
-    records call them not comparable: :mod:`rfbench.papers.qmc.verdicts`)."""
+def judged(table: pd.DataFrame, out: Path) -> pd.DataFrame:
+    """A comparison table with each cell's verdict its verdict record's (:mod:`rfbench.papers.qmc.verdicts`,
+    with the split-seed sweep recorded below ``out``)."""
+    return verdicts.judged(table, PAPER, qmc_verdicts.rules(out))
+
+
+def substitute_cells(pub: pd.DataFrame, ours: pd.DataFrame, out: Path) -> pd.DataFrame:
+    """The paper's census cells joined to ours on the substitute house_16h at the same s, judged (the
+    verdict records call them not comparable: :mod:`rfbench.papers.qmc.verdicts`)."""
     census = pub[(pub["dataset"] == "census") & (pub["metric"] != "claim")]
-    return compare(census, ours[ours["dataset"] == "house_16h"].assign(dataset="census"))
+    return judged(compare(census, ours[ours["dataset"] == "house_16h"].assign(dataset="census")), out)
 
 
 def _substitute_side_by_side(ours: pd.DataFrame, pub: pd.DataFrame) -> pd.DataFrame:

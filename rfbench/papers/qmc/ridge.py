@@ -3,7 +3,7 @@ prefix s of every sequence, as a job of the engine (``rfbench job=qmc_ridge data
 ``configs/job/qmc_ridge.yaml``; its split study ``job=qmc_ridge_splits``).
 
 Per dataset config (Sec. 6.1): sigma and lambda are chosen by 5-fold CV of ridge on Monte Carlo
-features (:func:`~rfbench.papers.qmc.report.select_sigma`, on the training part of the
+features (:func:`~rfbench.papers.qmc.protocol.select_sigma`, on the training part of the
 partition ``sigma_split_seed`` names, the dataset's own when null) and held for every sequence.
 Trial t draws each randomized sequence with ``trial_seed(seed, t)`` and fits one map of
 ``max(sizes)`` points; each s takes its prefix (``segment(0, s)``, normalized by s), so the sizes
@@ -13,18 +13,14 @@ of a trial share one sequence, and scores ridge with lambda held on the test par
 from __future__ import annotations
 
 import copy
-import functools
-import json
 from collections.abc import Sequence
 
 import pandas as pd
 
-from rfbench.dataset.loader import load_dataset
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.metrics import relative_error
 from rfbench.model.ridge import ridge_cv
-from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import protocol
 
 
@@ -32,19 +28,20 @@ def cells(trial: int, seed: int, data: dict, sizes: Sequence[int], sequences: Se
           sigma_split_seed: int | None = None) -> dict[str, pd.DataFrame]:
     """Trial ``trial`` of Table 1 on the dataset ``data``: ``errors`` (one row per sequence and s)
     and ``setting`` (the sigma and lambda choice, the same at every trial)."""
-    check_params(sizes, sequences, sigma_split_seed)
     on = copy.deepcopy(data)
     if sigma_split_seed is not None:
         on["split"]["seed"] = sigma_split_seed
-    choice = _choice(json.dumps(on, sort_keys=True), seed)
-    dataset = _dataset(json.dumps(data, sort_keys=True))
+    chosen = protocol.setting(on, seed)  # the partition sigma and lambda are chosen on
+    choice = {**chosen.choice, "dataset": chosen.name}
+    dataset = protocol.setting(data, seed).data  # the partition scored
     frames = [sequence_errors(dataset, choice["sigma"], choice["lambda"], sequence, trial_seed(seed, trial), sizes)
               for sequence in sequences if trial == 0 or sequence != "halton"]
     return {"errors": pd.concat(frames, ignore_index=True), "setting": pd.DataFrame([choice])}
 
 
 def check_params(sizes: Sequence[int], sequences: Sequence[str], sigma_split_seed: int | None = None) -> None:
-    """ValueError naming a bad value: sequences among ``protocol.SEQUENCES``, sizes positive integers."""
+    """ValueError naming a bad value: sequences among ``protocol.SEQUENCES``, sizes positive integers
+    (the engine calls it before any trial: ``cells.check_params``)."""
     unknown = sorted(set(sequences) - set(protocol.SEQUENCES))
     if unknown or not sequences:
         raise ValueError(f"job.sequences={list(sequences)}: choose one or more of {list(protocol.SEQUENCES)}")
@@ -66,18 +63,3 @@ def sequence_errors(data, sigma: float, lam: float, sequence: str, seed: int, si
         rows.append({"s": s, "relative_error": relative_error(data.y_test, predicted)})
     return pd.DataFrame(rows).assign(sequence=sequence, seed=seed, sigma=sigma, lam=lam,
                                      n_train=len(data.X_train), n_test=len(data.X_test))
-
-
-@functools.lru_cache(maxsize=2)
-def _dataset(data_json: str):
-    """The loaded dataset of a config, once per process (every trial of a job shares it)."""
-    return load_dataset(json.loads(data_json))
-
-
-@functools.lru_cache(maxsize=1)
-def _choice(data_json: str, seed: int) -> dict:
-    """The sigma and lambda choice on the training part of a dataset config, once per process."""
-    data = _dataset(data_json)
-    return {**protocol.select_sigma(data.X_train, data.y_train, data.task, seed=seed), "n": len(data.X_train),
-            "d": data.X_train.shape[1], "seed": seed, "cv_features": protocol.CV_FEATURES,
-            "dataset": qmc_datasets.name_of(json.loads(data_json))}

@@ -47,14 +47,14 @@ def table2(out: Path) -> pd.DataFrame:
                                      "only weights, sometimes yielding discrepancy values that are better than the "
                                      "hard-to-compute global or greedy sequences\"", **_verdict(_weights_win(table))}])
     records.write_csv(out / "table2" / "table2.csv", table)
-    records.write_csv(out / "table2" / "cells.csv", compared(table, "cpu"))
+    records.write_csv(out / "table2" / "cells.csv", compared(table, "cpu", out))
     records.write_csv(out / "table2" / "claims.csv", claims.assign(source="Table 2", dataset="cpu"))
     render.write_markdown(out / "table2" / "table2.md", "QMC feature maps, Table 2 (cpu): normalized box "
                           "discrepancy (pi^d / prod b_j) D^2 of each sequence on the box it was learnt on",
                           [("", wide.reset_index()),
-                           ("cpu cell by cell against the paper (ratio = ours / published; the metric has no "
-                            "tolerance, see rfbench/report/published.py)", against_paper(table, "cpu")),
-                           ("Why the cells differ", _why_they_differ(table, against_paper(table, "cpu"))),
+                           ("cpu cell by cell against the paper (ratio = ours / published; each verdict is the "
+                            "cell's record in results/qmc/verdicts.csv)", against_paper(table, "cpu", out)),
+                           ("Why the cells differ", _why_they_differ(table, against_paper(table, "cpu", out))),
                            ("Raw D^2 and timings", table),
                            ("Claims of the paper (Sec. 6.2)", claims), *_census_sections(out)],
                           [f"sigma = {sigma:.4g} (Table 1's CV on MC features); b = the bounding box of the "
@@ -79,22 +79,25 @@ def _why_they_differ(table: pd.DataFrame, side: pd.DataFrame) -> str:
             "without them. The orders (adaptive below Halton, b/4 below b) are judged in the claims instead.")
 
 
-def against_paper(table: pd.DataFrame, dataset: str, verdicts: bool = True) -> pd.DataFrame:
-    """Our normalized discrepancies beside the paper's Table 2 row of ``dataset``, with ratios (and verdicts)."""
-    joined = compared(table, dataset)
+def against_paper(table: pd.DataFrame, dataset: str, out: Path, verdicts: bool = True) -> pd.DataFrame:
+    """Our normalized discrepancies beside the paper's Table 2 row of ``dataset``, with ratios (and verdicts:
+    the verdict records', :func:`compared`)."""
+    joined = compared(table, dataset, out)
     side = pd.DataFrame({"s": joined["s"], "method": joined["method"], "ours": joined["mean"].map(_g),
                          "published": joined["published"].map(_g),
                          "ratio": (joined["mean"] / joined["published"]).map(_g)})
     return side.assign(verdict=joined["verdict"]) if verdicts else side
 
 
-def compared(table: pd.DataFrame, dataset: str) -> pd.DataFrame:
+def compared(table: pd.DataFrame, dataset: str, out: Path) -> pd.DataFrame:
     """Our normalized discrepancies joined to the paper's Table 2 cells of ``dataset``
-    (:func:`rfbench.report.compare.compare`'s columns), by method and s."""
+    (:func:`rfbench.report.compare.compare`'s columns), by method and s, each with its verdict record's
+    verdict (:func:`rfbench.papers.qmc.report.judged`; ``out``: ``<results>/qmc``)."""
     ours = table.assign(dataset=dataset, method=table["method"] + table["box"].map({"b": "_b", "b/4": "_b4"}))
     pub = qmc.load_published()
     pub = pub[(pub["source"] == "Table 2") & (pub["dataset"] == dataset)]
-    joined = compare(pub, summarize(ours, published.key_columns(pub), "normalized", metric="box discrepancy"))
+    joined = qmc.judged(compare(pub, summarize(ours, published.key_columns(pub), "normalized",
+                                               metric="box discrepancy")), out)
     return joined.iloc[np.lexsort((joined["s"].astype(float), joined["method"]))]
 
 
@@ -120,10 +123,10 @@ def _census_sections(out: Path) -> list[tuple[str, pd.DataFrame | str]]:
     if census.empty:
         return [(title, f"not computed: run `rfbench-campaign qmc table2` (it learns the {SUBSTITUTE} sequences)")]
     records.write_csv(out / "table2" / "census_substitute.csv", census)
-    records.write_csv(out / "table2" / "census_cells.csv", compared(census, "census"))
+    records.write_csv(out / "table2" / "census_cells.csv", compared(census, "census", out))
     wide = census.pivot_table(index="s", columns=["box", "method"], values="normalized")
     wide.columns = [f"{method} ({box})" for box, method in wide.columns]
-    beside = against_paper(census, "census", verdicts=False).rename(
+    beside = against_paper(census, "census", out, verdicts=False).rename(
         columns={"ours": f"ours ({SUBSTITUTE})", "published": "paper (census)"})
     claims = pd.DataFrame([{"claim": "orders of magnitude (as above)", **_verdict(_orders_of_magnitude(census))},
                            {"claim": "weights alone sometimes best (as above)", **_verdict(_weights_win(census))}])

@@ -21,12 +21,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench.dataset.loader import load_dataset
 from rfbench.engine import blas_pin, jobs, records
 from rfbench.metrics import relative_error
 from rfbench.model.ridge import ridge_cv
 from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import learnt as learnt_
+from rfbench.papers.qmc import protocol
 from rfbench.papers.qmc import report as qmc
 from rfbench.papers.qmc.fig67 import fourier_map
 from rfbench.report import published, render
@@ -60,7 +60,7 @@ def cells(trial: int, seed: int, data: dict, s: int, learnt: Path) -> dict[str, 
         raise ValueError(f"job qmc_table3: s={s} but its learnt run {learnt} has s={int(disc['s'].iloc[0])}")
     names = [learnt_.method_name(m, box) for m, box in zip(disc["method"], disc["box"])]
     own_box = disc.assign(name=names).drop_duplicates("name").set_index("name")["normalized"]  # Halton: on b
-    data = load_dataset(data)
+    data = protocol.setting(data, seed).data
     train = {m: features(W, xi, sigma, data.X_train) for m, (W, xi) in maps.items()}
     cv = {m: ridge_cv(task=data.task, random_state=0).fit(Z, data.y_train) for m, Z in train.items()}
     total = np.sum([model.cv_scores_ for model in cv.values()], axis=0)
@@ -96,7 +96,7 @@ def table3(out: Path) -> pd.DataFrame:
     pub = qmc.load_published()
     pub = pub[pub["source"] == "Table 3"]
     ours = summarize(cells, published.key_columns(pub), "relative_error", metric="relative error")
-    table = compare(pub[pub["dataset"] == "cpu"], ours[ours["dataset"] == "cpu"])
+    table = qmc.judged(compare(pub[pub["dataset"] == "cpu"], ours[ours["dataset"] == "cpu"]), out)
     dest = out / "table3"
     records.write_csv(dest / "table3.csv", table)
     render.difference_figure(table, dest / "table3.png", ["dataset", "method", "s"],
@@ -107,7 +107,7 @@ def table3(out: Path) -> pd.DataFrame:
                                 "t3_census_weighted_small_s": lambda _: _weighted_small_s(cells),
                                 "t3_central_box_better": lambda _: _central_better(cells)})
     records.write_csv(dest / "claims.csv", claims)
-    records.write_csv(dest / "census_cells.csv", qmc.substitute_cells(pub, ours))
+    records.write_csv(dest / "census_cells.csv", qmc.substitute_cells(pub, ours, out))
     sizes = sorted(set(table["s"]), key=float)
     body = render.layout(table, [("cpu", s) for s in sizes], ["dataset", "s"], "method", list(METHODS), DIGITS)
     sections = render.comparison_sections(table, body, f"rfbench/papers/{qmc.PAPER}/published.csv", claims)

@@ -25,8 +25,9 @@ import numpy as np
 import pandas as pd
 
 from rfbench.engine import records
-from rfbench.report import published, render
-from rfbench.report.compare import NO_PUBLISHED, compare, summarize
+from rfbench.papers.rr import verdicts as rr_verdicts
+from rfbench.report import published, render, verdicts
+from rfbench.report.compare import compare, summarize
 from rfbench.report.runs import collect_single_runs, deviations
 
 PAPER = "rr"
@@ -40,11 +41,6 @@ REFERENCES = ("CVM", "Exact SVM")
 #: Table 1's rows in its order, in rfbench's dataset names, with the paper's name for each.
 ROWS = {"cpu_act": "CPU", "census_house": "Census, substituted", "a9a": "Adult", "covtype": "Forest Cover",
         "kddcup99": "KDDCUP99"}
-#: Rows the mirror cannot serve, and why; their cells are "not run".
-NOT_OBTAINABLE = {
-    "covtype": "the data (581,012 x 54) is not in the dataset mirror: every known copy exceeds its "
-               "4 MiB snapshot limit (../shared/datasets/README.md).",
-}
 #: How each row we run departs from the paper, beyond what its dataset config records (census_house
 #: records that it stands in for Census).
 ROW_DEVIATIONS = {
@@ -119,7 +115,8 @@ def table1(runs: Path, out: Path) -> pd.DataFrame:
     pub = pub[pub["source"] == "Table 1"]
     ours = pd.concat([summarize(group, published.key_columns(pub), "error", metric=metric, unit="%")
                       for metric, group in picked.groupby("metric")])
-    table = compare(pub[pub["method"].isin([m for m, _ in METHODS.values()])], ours)
+    table = verdicts.judged(compare(pub[pub["method"].isin([m for m, _ in METHODS.values()])], ours), PAPER,
+                            rr_verdicts.rules())
     table = table.merge(chosen[["dataset", "method", "size", "sigma", "at_edge"]], how="left",
                         on=["dataset", "method", "size"])
     records.write_csv(out / "table1.csv", table)
@@ -184,7 +181,7 @@ def _row_label(dataset: str) -> str:
 
 def _layout(table: pd.DataFrame, pub: pd.DataFrame) -> pd.DataFrame:
     """Table 1's layout: one row per dataset, our two columns compared, the exact methods published only."""
-    cells = table[table["verdict"] != NO_PUBLISHED]
+    cells = table[table["verdict"] != verdicts.NO_PUBLISHED]
     datasets = [d for d in ROWS if d in set(cells["dataset"])]
     body = render.layout(cells, [(d,) for d in datasets], ["dataset"], "method",
                          [m for m, _ in METHODS.values()], DIGITS)
@@ -224,7 +221,7 @@ def _sweep_view(sweep: pd.DataFrame) -> pd.DataFrame:
 
 def _not_obtainable(table: pd.DataFrame) -> str:
     missing = [d for d in ROWS if d not in set(table.dropna(subset=["mean"])["dataset"])]
-    lines = [f"- **{_row_label(d)}**: " + NOT_OBTAINABLE.get(d, "not run yet (its make target is "
+    lines = [f"- **{_row_label(d)}**: " + rr_verdicts.NOT_OBTAINABLE.get(d, "not run yet (its make target is "
                                                                  f"`make rr-{d}`).") for d in missing]
     return "\n".join(lines) or "Every row of Table 1 was run."
 

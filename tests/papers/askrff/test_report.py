@@ -59,18 +59,21 @@ def test_table1_gives_each_cell_a_verdict(tmp_path):
     assert table.loc[("linear", "Linear", "spambase"), "verdict"] == "ours better"
     assert table.loc[("gaussian", "RBF", "letter"), "verdict"] == "ours worse"
     assert table.loc[("gaussian", "RBF", "cod_rna"), "n"] == 2
-    assert table.loc[("cosh_gaussian", "Sym", "letter"), "verdict"] == "not run"  # kept, marked
-    assert table.loc[("sinh_gaussian", "Asy", "ijcnn1"), "verdict"] == "not run"
+    assert table.loc[("cosh_gaussian", "Sym", "letter"), "verdict"] == "not run: not yet"  # kept, marked
+    assert table.loc[("sinh_gaussian", "Asy", "ijcnn1"), "verdict"] == "not run: not yet"
+    assert table.loc[("gaussian", "RBF", "cod_rna"), "verdict"] == "not comparable"  # another test set
     assert table.loc[("cosh_gaussian", "Asy", "letter"), "verdict"] == "agrees"
     md = (tmp_path / "out" / "table1.md").read_text()
     assert "stratified split" in md and "nan" not in md
     assert "| 92.800 ± 0.100 (92.787 ± 0.351) [+0.013] agrees " in md
     assert "95.000 ± 0.000 (90.261 ± 0.120) [+4.739, 2 of 3 trials] ours better" in md  # sinh Asy has 3 trials
     assert "| 82.000 (82.237 ± 1.206) [-0.237, 1 of 3 trials] agrees " in md
-    assert "| not run (93.683 ± 0.481) " in md
-    counts = re.findall(r"^\| (agrees|ours better|ours worse|not run) +\| +(\d+) \|$", md, flags=re.M)
-    # cells (RBF cod_rna 95.8 agrees with 95.831 +- 0.069), then claims
-    assert counts == [("agrees", "3"), ("ours better", "1"), ("ours worse", "1"), ("not run", "27"), ("not run", "1")]
+    assert "| not run: not yet (93.683 ± 0.481) " in md
+    counts = re.findall(r"^\| (agrees|ours better|ours worse|not comparable|not run|not run: not yet) +\| +(\d+) \|$",
+                        md, flags=re.M)
+    # cells (RBF cod_rna: not comparable, the verdict records' rule for its test set), then claims
+    assert counts == [("agrees", "2"), ("ours better", "1"), ("ours worse", "1"), ("not comparable", "1"),
+                      ("not run: not yet", "27"), ("not run", "1")]
     # Asy above Sym, RBF and Linear: no (dataset, kernel) has all four cells run
     assert "| not run   | no (dataset, kernel) with Asy above its Sym, RBF and Linear to check " in md
     assert "| fails     | largest Asy - RBF on letter: +12.00 points (cosh_gaussian)" in md

@@ -21,7 +21,7 @@ def write_run(root, run_id, dataset, metric, selection, accuracy, gamma=float("n
 
 def test_tables_compare_test_grid_cells_and_show_cv_beside(tmp_path):
     runs = tmp_path / "runs_tree"
-    write_run(runs, "a", "spambase_li", "gmm", "test_grid", 0.9420)      # paper 94.17: agrees (tol 0.5)
+    write_run(runs, "a", "spambase_li", "gmm", "test_grid", 0.9420)      # paper 94.17: agrees
     write_run(runs, "b", "spambase_li", "cosine_rbf", "test_grid", 0.9400, gamma=0.1)  # paper 92.57: better
     write_run(runs, "c", "spambase_li", "linear", "test_grid", 0.8000)   # paper 85.91: worse
     write_run(runs, "d", "spambase_li", "gmm", "cv", 0.9311)
@@ -30,7 +30,7 @@ def test_tables_compare_test_grid_cells_and_show_cv_beside(tmp_path):
     assert table.loc[("SpamBase", "gmm"), "difference"] == pytest.approx(94.20 - 94.17)
     assert table.loc[("SpamBase", "rbf"), "verdict"] == "ours better"
     assert table.loc[("SpamBase", "linear"), "verdict"] == "ours worse"
-    assert table.loc[("Letter", "rbf"), "verdict"] == "not run"
+    assert table.loc[("Letter", "rbf"), "verdict"] == "not run: data not obtainable"  # the verdict record's word
     text = (tmp_path / "out" / "tables.md").read_text()
     row = next(line for line in text.splitlines() if line.startswith("| SpamBase"))
     assert "| 0.1; 0.2 " in row and "| 93.11 " in row  # our gamma; the paper's; gmm chosen by CV
@@ -84,7 +84,7 @@ def test_the_minmax_investigation_sits_beside_the_primary_cells_without_changing
     row = next(line for line in text.splitlines() if line.startswith("| SpamBase  | rbf"))
     assert "| 91.00 " in row and "| 92.00 " in row and "| +1.00 " in row and "| 0.1; 0.4; 0.2 " in row
     assert ("- gmm, min-max minus unit rows: SpamBase +4.00, Vowel +10.99. Mean |ours - paper|: 7.58 on unit rows, "
-            "0.09 with min-max first; within the tables' tolerance of the paper: 0 of 2 on unit rows, "
+            "0.09 with min-max first; within the tables' agreement threshold of the paper: 0 of 2 on unit rows, "
             "2 with min-max first.") in text
     assert "- linear" not in text  # no linear cell run in both
 

@@ -9,7 +9,7 @@ import pytest
 from omegaconf import OmegaConf
 
 from rfbench.engine import records
-from rfbench.papers.qmc import gram, learnt, protocol
+from rfbench.papers.qmc import protocol
 
 #: The sigma every toy dataset's (stubbed) CV chooses.
 SIGMA = 0.8
@@ -32,23 +32,30 @@ def _fixed_sigma(monkeypatch):
 def toy(monkeypatch):
     """A dataset 'toy' whose rows are X and whose sigma choice is fixed (no data, no CV)."""
     monkeypatch.setitem(protocol.GRAM_DATASETS, "toy", protocol.GramSetting("toy_config", "Toy", None))
-    monkeypatch.setattr(protocol, "gram_rows", lambda setting, seed, data: (X, np.zeros(len(X)), "regression"))
-    _fixed_sigma(monkeypatch)
-    gram._setting.cache_clear()
-    gram.rows_and_sigma.cache_clear()
-    yield {"name": "toy_config"}
-    gram._setting.cache_clear()
-    gram.rows_and_sigma.cache_clear()
+    rows = SimpleNamespace(X_train=X, y_train=np.zeros(len(X)), task="regression")
+    yield from _loading(monkeypatch, rows, {"name": "toy_config"})
 
 
 @pytest.fixture
 def toy_learnt(monkeypatch):
     """A dataset 'toy' whose rows are TOY and whose sigma choice is fixed (no data, no CV)."""
-    monkeypatch.setattr(learnt, "load_dataset", lambda data: TOY)
+    yield from _loading(monkeypatch, TOY, {"name": "toy"})
+
+
+def _loading(monkeypatch, dataset, node):
+    """Every QMC job given ``node`` loads ``dataset`` and chooses SIGMA."""
+    monkeypatch.setattr(protocol, "load_dataset", lambda data: dataset)
     _fixed_sigma(monkeypatch)
-    learnt._setting.cache_clear()
-    yield {"name": "toy"}
-    learnt._setting.cache_clear()
+    yield node
+
+
+@pytest.fixture(autouse=True)
+def _fresh_settings():
+    """Each test starts and ends with :func:`protocol.setting`'s per-process cache empty (tests swap
+    the data and the sigma choice)."""
+    protocol.setting.cache_clear()
+    yield
+    protocol.setting.cache_clear()
 
 
 def record(run, frames, **trial):

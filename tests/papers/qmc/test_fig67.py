@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from rfbench.papers.qmc import fig67 as qmc_fig67
+from rfbench.papers.qmc import protocol
 from rfbench.qmc.adaptive import global_adaptive, greedy_adaptive, halton_frequencies
 from rfbench.qmc.discrepancy import BoxDiscrepancy
 from tests.papers.qmc.conftest import record
@@ -91,7 +92,7 @@ def test_fig7_checks_judge_greedy_against_global(tmp_path):
 
 
 def test_the_panel_jobs_read_the_learnt_sequences_and_refuse_a_global_cg_that_ends_elsewhere(X, tmp_path, monkeypatch):
-    monkeypatch.setattr(qmc_fig67, "load_dataset", lambda data: SimpleNamespace(X_train=X))
+    monkeypatch.setattr(protocol, "load_dataset", lambda data: SimpleNamespace(X_train=X, y_train=np.zeros(len(X))))
     start = halton_frequencies(12, 3, SIGMA)
     b = X.max(axis=0) - X.min(axis=0)
     global_b = global_adaptive(start, BoxDiscrepancy(b, SIGMA), maxiter=6)

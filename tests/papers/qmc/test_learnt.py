@@ -48,8 +48,7 @@ def test_the_recorded_points_read_back_bit_for_bit_by_table3s_names(toy_learnt, 
 
 def test_an_unknown_scheme_is_refused_naming_it(toy_learnt):
     with pytest.raises(ValueError, match=r"unknown scheme\(s\) \['gready'\]; valid: \['global', 'greedy', "):
-        learnt.learn(trial=0, seed=0, data=toy_learnt,
-                           s=4, boxes=[1.0], schemes=["gready"], maxiter=2)
+        learnt.learn.check_params(s=4, boxes=[1.0], schemes=["gready"], maxiter=2)
 
 
 def test_box_and_method_names():

@@ -26,14 +26,10 @@ def _toy(split_seed: int) -> Dataset:
 def toy(monkeypatch):
     """A dataset config 'toy' whose partition follows split.seed, and a sigma choice that tells which
     partition it was made on (sigma = 1 + the first training target)."""
-    monkeypatch.setattr(ridge, "load_dataset", lambda cfg: _toy(cfg["split"]["seed"]))
+    monkeypatch.setattr(protocol, "load_dataset", lambda cfg: _toy(cfg["split"]["seed"]))
     monkeypatch.setattr(protocol, "select_sigma", lambda X, y, task, seed: {
         "sigma": 1.0 + float(y[0]), "lambda": 0.01, "cv_score": 0.1, "median_distance": 0.5})
-    ridge._dataset.cache_clear()
-    ridge._choice.cache_clear()
-    yield {"name": "toy", "split": {"seed": 3}}
-    ridge._dataset.cache_clear()
-    ridge._choice.cache_clear()
+    return {"name": "toy", "split": {"seed": 3}}
 
 
 def test_sequence_errors_prefix_equals_a_fresh_map_and_a_direct_ridge_solve():
@@ -75,7 +71,7 @@ def test_the_split_study_holds_the_sigma_of_partition_0_and_scores_its_own_parti
 
 def test_an_unknown_sequence_is_refused_naming_the_valid_ones(toy):
     with pytest.raises(ValueError, match=r"job.sequences=\['mc', 'qmc'\]: choose one or more of \['halton'"):
-        ridge.cells(trial=0, seed=0, data=toy, sizes=[3], sequences=["mc", "qmc"])
+        ridge.cells.check_params(sizes=[3], sequences=["mc", "qmc"])
 
 
 @pytest.mark.parametrize(("override", "message"), [

@@ -22,8 +22,7 @@ def test_weighted_features_give_the_weighted_kernel_sum():
                                qmc_table3.features(W, None, SIGMA, X), atol=1e-14)
 
 
-def test_cells_read_the_learnt_sequences_and_match_a_direct_ridge_solve(toy_learnt, tmp_path, monkeypatch):
-    monkeypatch.setattr(qmc_table3, "load_dataset", lambda data: TOY)
+def test_cells_read_the_learnt_sequences_and_match_a_direct_ridge_solve(toy_learnt, tmp_path):
     frames = learnt.learn(trial=0, seed=0, data=toy_learnt,
                            s=6, boxes=[1.0, 0.25], schemes=list(learnt.SCHEMES), maxiter=3)
     run = record(tmp_path / "learnt", frames)
