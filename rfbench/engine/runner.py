@@ -192,10 +192,21 @@ def _run_in_workers(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: l
             else:
                 busy.append(t)
     finally:
-        for process in processes:
-            process.terminate()  # SIGTERM: no-op on a worker that has ended
-            process.join()
+        _end(processes)
     return busy
+
+
+def _end(processes: list, grace: float = 5.0) -> None:
+    """Terminate the workers (SIGTERM: no-op on one that has ended), then kill any still alive after
+    ``grace`` seconds: a SIGTERM that reaches a worker before it sets its handlers (fork's window, where
+    it still has the parent's deferring one) is noted and dropped, and the worker would wait for trials forever."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(grace)
+        if process.exitcode is None:
+            process.kill()
+            process.join()
 
 
 def _next_result(results: multiprocessing.Queue, processes: list) -> tuple[int, bool]:

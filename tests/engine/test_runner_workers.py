@@ -1,5 +1,8 @@
 """The runner's trial workers: forked processes, one per core, recording what a serial run records."""
+import multiprocessing
 import os
+import signal
+import time
 
 import pandas as pd
 import pytest
@@ -44,3 +47,22 @@ def test_no_more_trial_workers_than_the_available_memory_holds_copies_of_the_pro
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     monkeypatch.setattr(runner.config_, "available_memory", lambda: int(copies * peak))
     assert runner._trial_workers({"experiment": {"blas_threads": 4}}, 9) == workers
+
+
+def _deaf_to_sigterm(deaf) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # as a worker that got SIGTERM in fork's window, before its handlers
+    deaf.set()
+    time.sleep(600)
+
+
+def test_workers_that_miss_their_sigterm_are_killed_after_the_grace():
+    """A Ctrl-C in the window where the workers are forked used to leave one waiting for trials forever
+    (its SIGTERM dropped by the parent's deferring handler it still had), and the run never exited."""
+    context = multiprocessing.get_context("fork")
+    ready = context.Event()
+    deaf = context.Process(target=_deaf_to_sigterm, args=(ready,), daemon=True)
+    deaf.start()
+    assert ready.wait(60)
+    started = time.monotonic()
+    runner._end([deaf], grace=0.5)
+    assert deaf.exitcode == -signal.SIGKILL and time.monotonic() - started < 30
