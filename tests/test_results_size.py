@@ -1,6 +1,6 @@
 """The committed results stay a few MB a paper: no tracked file under results/ reaches 1 MB.
 
-A frame over ``records.GZIP_ABOVE_BYTES`` of text is stored gzipped (the largest, QMC's learnt points,
+A frame over ``frames.GZIP_ABOVE_BYTES`` of text is stored gzipped (the largest, QMC's learnt points,
 2.1 MB of float64 text, is 0.97 MB gzipped); a file that creeps over the limit needs another layout, not a
 larger limit.
 """

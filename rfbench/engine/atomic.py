@@ -73,3 +73,9 @@ def _unlocked(path: Path) -> bool:
         except BlockingIOError:
             return False
         return True
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (:func:`atomic_write`)."""
+    with atomic_write(path, "w") as handle:
+        handle.write(text)

@@ -27,6 +27,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from rfbench.engine import config as config_
 from rfbench.engine import records
+from rfbench.engine.atomic import write_atomic
 from rfbench.engine.launch import progress_line
 
 log = logging.getLogger("rfbench")
@@ -54,7 +55,7 @@ class RfbenchCallback(Callback):
             record = {"num": OmegaConf.select(config, "hydra.job.num", default=0),
                       "overrides": list(job_return.overrides),
                       "run_dir": str(records.run_dir(config_.to_dict(job_return.cfg)))}
-            records.write_atomic(Path(config.hydra.runtime.output_dir) / JOB_RECORD, json.dumps(record))
+            write_atomic(Path(config.hydra.runtime.output_dir) / JOB_RECORD, json.dumps(record))
             self._campaign_progress(Path(config.hydra.sweep.dir))
 
     @staticmethod

@@ -34,7 +34,9 @@ from omegaconf import OmegaConf
 
 from rfbench.engine import config as config_
 from rfbench.engine import records
+from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import ConfigError
+from rfbench.engine.frames import stored
 
 log = logging.getLogger("rfbench")
 
@@ -128,7 +130,7 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
     out = records.run_dir(cfg)
     out.mkdir(parents=True, exist_ok=True)
     if not (out / "config.yaml").exists():
-        records.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(dict(cfg))))
+        write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(dict(cfg))))
     records.repair_run(out)
     todo = sorted(set(range(exp["trials"])) - records.recorded(out / "trials.csv"))
     log.info("job %s (%s): %d of %d trial(s) to do in %s", out.name, cfg["job"].get("name"), len(todo),
@@ -147,7 +149,7 @@ def _record(cfg: Mapping[str, Any], fn: Callable, kwargs: dict[str, Any], out: P
     frames = fn(trial=t, seed=seed, **kwargs)
     elapsed = time.perf_counter() - start
     for key, frame in frames.items():
-        if key in ("trials", "grid") or not key.isidentifier():
+        if key in ("trials", "grid", "summary") or not key.isidentifier():  # the run's own records
             raise ValueError(f"{cfg['job']['_target_']} returned a frame named {key!r}: use another name")
         records.record_grid(out / f"{key}.csv", frame.assign(trial=t))
     row = {**config_.flatten(config_.identity(cfg)), "run_id": out.name, "trial": t, "seed": seed,
@@ -160,7 +162,7 @@ def read(run: Path, key: str) -> pd.DataFrame:
     """Frame ``key`` of a job's run, its recorded trials only (rows of a trial not yet in trials.csv,
     left by a killed writer, are not results)."""
     done = records.recorded(run / "trials.csv")
-    if not done or not records.stored(run / f"{key}.csv").exists():
+    if not done or not stored(run / f"{key}.csv").exists():
         raise FileNotFoundError(f"{run} has no recorded trial of {key!r}")
     frame = records.read_trials(run / f"{key}.csv")
     return frame[frame["trial"].isin(done)].reset_index(drop=True) if len(frame) else frame

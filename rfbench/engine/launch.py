@@ -34,6 +34,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from rfbench.engine import campaign, records
 from rfbench.engine import config as config_
+from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import ConfigError
 from rfbench.engine.preflight import check_config
 
@@ -83,7 +84,7 @@ class CampaignSweeper(Sweeper):
         plan = {"campaign": f"{self.paper} {self.target}", "start": time.time(),
                 "jobs": [{"overrides": row.job, "seconds": None if row.seconds == math.inf else row.seconds}
                          for row in todo.itertuples()]}
-        records.write_atomic(sweep_dir / PLAN, json.dumps(plan))
+        write_atomic(sweep_dir / PLAN, json.dumps(plan))
         results = self.launcher.launch(list(todo["job"]), initial_job_idx=0)
         for result in results:
             _ = result.return_value  # re-raises a job's exception

@@ -18,7 +18,7 @@ The steps so far (issue 34, item 5): ``classifier=svc_named`` (``NamedKernelSVC`
 per dataset: a run recorded on ``dataset=house_16h`` (the ``census_house`` data under another name)
 or ``cpu_act_qmc`` (``cpu_act`` at another split, which the recorded node keeps as an override) is
 a run of the config that holds its data (:data:`FOLDED_DATASETS`); a frame over
-:data:`rfbench.engine.records.GZIP_ABOVE_BYTES` recorded plain is stored gzipped
+:data:`rfbench.engine.frames.GZIP_ABOVE_BYTES` recorded plain is stored gzipped
 (:func:`stored_unlike_now`; its text, run id and folder unchanged).
 """
 from __future__ import annotations
@@ -34,7 +34,8 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
-from rfbench.engine import records
+from rfbench.engine import frames
+from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import CONFIG_DIR, flatten, run_id
 
 Config = dict[str, Any]
@@ -91,13 +92,15 @@ def reads_the_readers_data(cfg: Config) -> Config:
 STEPS: tuple[Callable[[Config], Config], ...] = (fold_named_kernel_svm, fold_dataset_configs, reads_the_readers_data)
 
 
-def stored_unlike_now(path: Path, text: str) -> bool:
-    """Whether the record ``path`` holding ``text`` is stored plain where the current code gzips it (a frame
-    over :data:`rfbench.engine.records.GZIP_ABOVE_BYTES`, recorded before frames were): the step that
-    compresses it, a file step beside the config steps (the run keeps its id)."""
-    return records.stored_gzipped(path, text) != records.stored(path).name.endswith(".gz")
 #: Flattened config keys renamed by a step: old column -> new column.
 RENAMED_COLUMNS = {"classifier.metric": "classifier.kernel"}
+
+
+def stored_unlike_now(path: Path, text: str) -> bool:
+    """Whether the record ``path`` holding ``text`` is stored plain where the current code gzips it (a frame
+    over :data:`rfbench.engine.frames.GZIP_ABOVE_BYTES`, recorded before frames were): the step that
+    compresses it, a file step beside the config steps (the run keeps its id)."""
+    return frames.stored_gzipped(path, text) != frames.stored(path).name.endswith(".gz")
 
 
 @dataclass
@@ -136,8 +139,8 @@ def plan_run(run: Path) -> Migration | None:
     files = {}
     if new_cfg != old_cfg:
         files["config.yaml"] = OmegaConf.to_yaml(OmegaConf.create(new_cfg))
-    for path in (p for p in records.record_paths(run) if not records.stored(p).is_symlink()):
-        text = records.read_text(path)
+    for path in (p for p in frames.record_paths(run) if not frames.stored(p).is_symlink()):
+        text = frames.read_text(path)
         rewritten = rewrite_csv(text, flatten(old_cfg), flatten(new_cfg), new_id)
         if rewritten != text or stored_unlike_now(path, rewritten):
             files[path.name] = rewritten
@@ -209,7 +212,7 @@ def apply(migrations: list[Migration]) -> None:
     """
     for m in migrations:
         for name, text in m.files.items():
-            (records.write_frame if name.endswith(".csv") else records.write_atomic)(m.old / name, text)
+            (frames.write_frame if name.endswith(".csv") else write_atomic)(m.old / name, text)
     moving = [m for m in migrations if m.new != m.old]
     for m in moving:
         m.old.rename(_staging(m))

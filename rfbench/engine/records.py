@@ -20,31 +20,27 @@ A ``trials.csv`` whose last line was cut short (by a tool or a full disk: rfbenc
 only renames whole files into place) is read without that line, and
 :func:`repair_trials` rewrites it so; the trial is then computed again.
 
-A frame (a job's ``<key>.csv``, the runner's ``grid.csv``) whose CSV text exceeds
-:data:`GZIP_ABOVE_BYTES` is stored gzipped as ``<key>.csv.gz`` instead, and stays so as it grows
-(:func:`write_frame`), so that the committed records stay a few MB; every reader names the record by
-its ``.csv`` path and reads either form (:func:`stored`, :func:`read_text`).  The text is the same
-either way, so a frame read back is the same bit for bit.  ``trials.csv``, the run's short index
-that every tool finds by name, is always plain.
+A frame (a job's ``<key>.csv``, the runner's ``grid.csv``) is stored plain or gzipped as its
+size asks (:mod:`rfbench.engine.frames`); this module reads and writes it by its ``.csv`` name.
 """
 from __future__ import annotations
 
 import contextlib
 import csv
 import fcntl
-import gzip
 import io
 import logging
 import shutil
-import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from rfbench.engine.atomic import atomic_write
+from rfbench.engine import frames
+from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import IMPLIED_VALUES, identifies_run, run_id
+from rfbench.engine.frames import RecordError  # the error of every record, plain or gzipped
 
 log = logging.getLogger("rfbench")
 
@@ -56,118 +52,8 @@ METRICS = (
 )
 
 
-#: A frame whose CSV text is longer than this (bytes) is stored gzipped: the largest text records
-#: (QMC's learnt points, 2.1 MB of float64 text) then stay under 1 MB each, the small ones readable.
-GZIP_ABOVE_BYTES = 256 * 1024
-#: zlib's level for a stored frame: fixed, as are the header's time (0) and name (none), so that one
-#: text always gives the same bytes and re-recording a frame changes no committed file.
-GZIP_LEVEL = 9
-#: The run's index of recorded trials: always plain text (:func:`write_frame`).
-INDEX = "trials.csv"
-
-
-class RecordError(ValueError):
-    """A record rfbench cannot trust: not the table it writes, or reached through a link out of its tree."""
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (see :mod:`rfbench.engine.atomic`)."""
-    with atomic_write(path, "w") as handle:
-        handle.write(text)
-
-
 def write_csv(path: Path, frame: pd.DataFrame) -> None:
     write_atomic(path, frame.to_csv(index=False))
-
-
-def gzipped(path: Path) -> Path:
-    """The gzipped form ``<key>.csv.gz`` of the record ``<key>.csv``."""
-    return path.with_name(f"{path.name}.gz")
-
-
-def stored_gzipped(path: Path, text: str) -> bool:
-    """Whether a run's record ``path`` holding ``text`` is stored gzipped: a frame (not :data:`INDEX`) whose
-    text exceeds :data:`GZIP_ABOVE_BYTES`, or that is gzipped already (it stays so as it grows or shrinks)."""
-    return path.name != INDEX and (len(text.encode()) > GZIP_ABOVE_BYTES or gzipped(path).exists())
-
-
-def write_frame(path: Path, text: str) -> None:
-    """Store the CSV ``text`` of the record ``path`` (``<key>.csv``) in its form (:func:`stored_gzipped`).
-
-    A switch to gzip writes ``<key>.csv.gz`` first, atomically and whole, then removes ``<key>.csv``:
-    a writer killed between the two leaves both files, the .gz holding every row (:func:`stored`).
-    """
-    if not stored_gzipped(path, text):
-        write_atomic(path, text)
-        return
-    with atomic_write(gzipped(path), "wb") as handle:
-        handle.write(gzip.compress(text.encode(), compresslevel=GZIP_LEVEL, mtime=0))
-    path.unlink(missing_ok=True)
-
-
-def stored(path: Path) -> Path:
-    """The file that holds the record ``path`` (``<key>.csv``): ``path`` or ``<key>.csv.gz``; ``path`` if neither.
-
-    Both exist only after a switch to gzip was interrupted (:func:`write_frame`): a RecordError naming
-    them, once no writer holds the record's lock (a writer may be between the two steps).
-    """
-    packed = gzipped(path)
-    if packed.exists() and path.exists():
-        _wait_for_writer(path)
-        if packed.exists() and path.exists():
-            raise RecordError(f"{path} and {packed.name} both hold this record (a switch to gzip was interrupted): "
-                              "rerun the run's command, which keeps the .gz (written first, every row) and "
-                              "removes the .csv")
-    return packed if packed.exists() else path
-
-
-def _wait_for_writer(path: Path) -> None:
-    """Return once no process holds the write lock of the record ``path`` (at once if it has none)."""
-    with contextlib.suppress(FileNotFoundError), open(_lock_of(path)) as handle:
-        fcntl.flock(handle, fcntl.LOCK_SH)  # released when closed
-
-
-def read_text(path: Path) -> str:
-    """The CSV text of the record ``path``, stored in either form; FileNotFoundError if it is in neither.
-
-    A gzipped file cut short or corrupt is a RecordError, never read in part.
-    """
-    found = stored(path)
-    text, damage = _load(found)
-    if damage:
-        raise RecordError(f"{found} is {damage}: rerun the run's command (it computes the trials it held again), "
-                          "or restore the file (git checkout)")
-    return text
-
-
-def _load(found: Path) -> tuple[str, str | None]:
-    """The text of the stored file ``found`` and its damage (None if none): of a .gz cut short, the
-    whole lines before the cut; of a corrupt one (a bad header or CRC, bytes after its end), nothing."""
-    if found.suffix != ".gz":
-        return found.read_text(), None
-    inflate = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)  # one gzip member, its CRC and length checked
-    try:
-        data = inflate.decompress(found.read_bytes())
-    except zlib.error as err:
-        return "", f"damaged (not a whole gzip stream: {err})"
-    if inflate.unused_data:
-        return "", "damaged (bytes after its gzip stream)"
-    if not inflate.eof:
-        return data[:data.rfind(b"\n") + 1].decode(), "cut short (its gzip stream ends early)"
-    return data.decode(), None
-
-
-def record_paths(folder: Path, pattern: str = "*.csv") -> list[Path]:
-    """The records ``folder.glob(pattern)`` finds in either form (``runs/*/grid.csv``), named by their
-    ``.csv`` path, sorted."""
-    found = [*folder.glob(pattern), *folder.glob(f"{pattern}.gz")]
-    return sorted({p.with_name(p.name.removesuffix(".gz")) for p in found})
-
-
-def frame_paths(run: Path) -> list[Path]:
-    """The frames a run records (a job's ``<key>.csv``, ``grid.csv``): its CSV records but the index and
-    ``summary.csv`` (derived, written anew by every invocation)."""
-    return [p for p in record_paths(run) if p.name not in (INDEX, "summary.csv")]
 
 
 def run_dir(cfg: Mapping[str, Any]) -> Path:
@@ -195,8 +81,8 @@ def read_trials(path: Path) -> pd.DataFrame:
         # a run id is text: 3425406e1568 or 012345678901 would otherwise come back as a number
         trials = pd.read_csv(io.StringIO(complete), dtype={"run_id": str})
     except (csv.Error, pd.errors.ParserError, ValueError) as err:
-        raise RecordError(f"{stored(path)} is not a table rfbench wrote ({str(err).strip()}); move it away, and its "
-                          "trials are computed again") from None
+        raise RecordError(f"{frames.stored(path)} is not a table rfbench wrote ({str(err).strip()}); move it away, "
+                          "and its trials are computed again") from None
     trial = trials.get("trial")
     if trial is not None and trials.empty:  # a header alone: a table with no rows (a job's empty frame)
         return trials.astype({"trial": "int64"})
@@ -226,7 +112,7 @@ def complete(path: Path) -> bool:
     A missing file is not; nor is one cut short or damaged (no final newline, rows of unequal width,
     no data row, a cut or corrupt .gz), which is warned about: the caller computes it again and replaces it.
     """
-    if not stored(path).exists():
+    if not frames.stored(path).exists():
         return False
     if damage := table_damage(path):
         log.warning("%s is %s: computing it again", path, damage)
@@ -236,7 +122,7 @@ def complete(path: Path) -> bool:
 def table_damage(path: Path) -> str | None:
     """What makes the CSV record ``path`` (either form) no whole table (cut short, ragged rows, no data row,
     a cut or corrupt .gz); None if it is one."""
-    text, damage = _load(stored(path))
+    text, damage = frames.load(frames.stored(path))
     if damage:
         return damage
     widths = [len(row) for row in csv.reader(io.StringIO(text)) if row]
@@ -259,7 +145,7 @@ def inside(root: Path, path: Path) -> Path:
 def _split_cut_line(path: Path) -> tuple[str, str]:
     """``path``'s text as (complete lines, incomplete last line); ("", "") if it does not exist."""
     try:
-        text = read_text(path)
+        text = frames.read_text(path)
     except FileNotFoundError:
         return "", ""
     end = text.rfind("\n") + 1
@@ -304,6 +190,7 @@ def claim(run_dir: Path, trial: int, *, wait: bool = True) -> contextlib.Abstrac
 
 
 def _lock_of(path: Path) -> Path:
+    """The lock file a writer of the record ``path`` holds."""
     return path.with_name(f".{path.name}.lock")
 
 
@@ -329,14 +216,14 @@ def record_grid(path: Path, grid: pd.DataFrame) -> None:
         if len(old):
             old = old[~old["trial"].isin(grid["trial"].unique())]
         merged = pd.concat([old, grid], ignore_index=True).sort_values("trial", kind="stable")
-        write_frame(path, merged.to_csv(index=False))
+        frames.write_frame(path, merged.to_csv(index=False))
 
 
 def clear_trials(path: Path) -> None:
     """Forget every trial recorded at ``path``, in either form (for ``experiment.force``)."""
     with locked(_lock_of(path)):
         path.unlink(missing_ok=True)
-        gzipped(path).unlink(missing_ok=True)
+        frames.gzipped(path).unlink(missing_ok=True)
 
 
 def repair_run(run: Path) -> None:
@@ -348,40 +235,45 @@ def repair_run(run: Path) -> None:
     before the last one it still shows whole lines of (its rows are sorted by trial), and the trials
     from that one on leave ``trials.csv``: they are computed again, as a trial whose row was cut is.
     """
-    repair_trials(run / INDEX)
-    for path in frame_paths(run):
+    repair_trials(run / frames.INDEX)
+    for path in frames.frame_paths(run):
         with locked(_lock_of(path)):
             _finish_switch(path)
             first_lost = _repair_frame(path)
         if first_lost is not None:
-            _forget_from(run / INDEX, first_lost)
+            _forget_from(run / frames.INDEX, first_lost)
 
 
 def _finish_switch(path: Path) -> None:
     """Remove the .csv of the frame ``path`` if its .gz exists too (the caller holds the frame's lock)."""
-    if gzipped(path).exists() and path.exists():
-        log.warning("%s: removed, as %s holds every row (a switch to gzip was interrupted)", path, gzipped(path).name)
+    packed = frames.gzipped(path)
+    if packed.exists() and path.exists():
+        log.warning("%s: removed, as %s holds every row (a switch to gzip was interrupted)", path, packed.name)
         path.unlink()
 
 
 def _repair_frame(path: Path) -> int | None:
     """Rewrite the damaged frame ``path`` with the rows of its whole trials; the first trial it may lack
     rows of, or None if it is whole (or absent)."""
-    found = stored(path)
+    found = frames.stored(path)
     if not found.exists():
         return None
-    text, damage = _load(found)
+    text, damage = frames.load(found)
     if damage is None and text.endswith("\n"):
         return None
     complete = text[:text.rfind("\n") + 1]
-    rows = pd.read_csv(io.StringIO(complete), dtype={"run_id": str}) if complete else None
-    first_lost = int(rows["trial"].iloc[-1]) if rows is not None and len(rows) else 0
+    try:
+        rows = pd.read_csv(io.StringIO(complete), dtype={"run_id": str}) if complete else None
+        first_lost = int(rows["trial"].iloc[-1]) if rows is not None and len(rows) else 0
+    except (pd.errors.ParserError, KeyError, ValueError) as err:
+        raise RecordError(f"{found} is {damage or 'cut short'} and its whole lines are no table of trials ({err}): "
+                          "move it away, and its run's trials are computed again") from None
     log.warning("%s is %s: keeping the rows of trials before %d, the later ones are computed again", found,
                 damage or "cut short (its last line has no end)", first_lost)
     if rows is None:
         found.unlink()
     else:
-        write_frame(path, rows[rows["trial"] < first_lost].to_csv(index=False))
+        frames.write_frame(path, rows[rows["trial"] < first_lost].to_csv(index=False))
     return first_lost
 
 

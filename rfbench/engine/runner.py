@@ -33,8 +33,9 @@ from omegaconf import OmegaConf
 from threadpoolctl import threadpool_limits
 
 from rfbench.dataset import Dataset, load_dataset
-from rfbench.engine import atomic, components, interrupt, jobs, records
+from rfbench.engine import atomic, components, frames, interrupt, jobs, records
 from rfbench.engine import config as config_
+from rfbench.engine.atomic import write_atomic
 from rfbench.engine.memory import peak_mib
 from rfbench.engine.progress import TrialProgress, trial_progress
 from rfbench.kernel import Kernel
@@ -65,7 +66,7 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
         kernel = _check_against_data(cfg, data)  # the last checks: nothing is written before them
         out = records.run_dir(cfg)
         grid = out / "grid.csv"
-        for path in (out, out / "trials.csv", grid, records.gzipped(grid)):  # what a resume reads and writes
+        for path in (out, out / "trials.csv", grid, frames.gzipped(grid)):  # what a resume reads and writes
             records.inside(Path(cfg["experiment"]["results_dir"]), path)
         new = [p for p in out.parents if not p.exists()]  # innermost first
         out.mkdir(parents=True, exist_ok=True)
@@ -117,7 +118,7 @@ def _prepare(cfg: dict, out: Path, start: float) -> list[int]:
     trials = range(cfg["experiment"]["trials"])
     todo = list(trials) if cfg["experiment"]["force"] else sorted(set(trials) - records.recorded(out / "trials.csv"))
     if not (out / "config.yaml").exists():
-        records.write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
+        write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
     return todo
 
 
@@ -196,14 +197,16 @@ def _run_in_workers(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: l
     return busy
 
 
-def _end(processes: list, grace: float = 5.0) -> None:
-    """Terminate the workers (SIGTERM: no-op on one that has ended), then kill any still alive after
-    ``grace`` seconds: a SIGTERM that reaches a worker before it sets its handlers (fork's window, where
-    it still has the parent's deferring one) is noted and dropped, and the worker would wait for trials forever."""
+def _end(processes: list[multiprocessing.Process], grace: float = 5.0) -> None:
+    """Terminate the workers (SIGTERM: no-op on one that has ended), then kill any still alive
+    ``grace`` seconds later: a SIGTERM that reaches a worker before it sets its handlers (fork's window,
+    where it still has the parent's deferring one) is noted and dropped, and the worker would wait for
+    trials forever."""
     for process in processes:
         process.terminate()
+    deadline = time.monotonic() + grace  # one grace for all workers, not one each
     for process in processes:
-        process.join(grace)
+        process.join(max(0.0, deadline - time.monotonic()))
         if process.exitcode is None:
             process.kill()
             process.join()

@@ -32,6 +32,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from rfbench.engine import records  # noqa: E402
+from rfbench.engine.atomic import write_atomic  # noqa: E402
 from rfbench.report import plotting, runs, summary, verdicts  # noqa: E402
 from rfbench.report.verdicts import (  # noqa: E402
     AGREES,
@@ -127,7 +128,7 @@ def write_records(root: Path, paper: Paper) -> pd.DataFrame:
     if len(frame):
         folder = root / paper.folder
         verdicts.write(folder, frame)
-        records.write_atomic(folder / SUMMARY, summary.markdown(paper.title, frame, module.NOTES))
+        write_atomic(folder / SUMMARY, summary.markdown(paper.title, frame, module.NOTES))
     return frame
 
 
@@ -173,7 +174,7 @@ def write(root: Path) -> Path:
         write_records(root, paper)
     findings = [collect(root, paper) for paper in PAPERS]
     verdict_figure(findings, root / FIGURE)
-    records.write_atomic(root / REPORT, markdown(findings, root))
+    write_atomic(root / REPORT, markdown(findings, root))
     return root / REPORT
 
 

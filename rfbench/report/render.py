@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from rfbench.engine import records  # noqa: E402
+from rfbench.engine.atomic import write_atomic  # noqa: E402
 from rfbench.report import plotting, verdicts  # noqa: E402
 from rfbench.report.verdicts import (  # noqa: E402
     AGREES,
@@ -130,7 +130,7 @@ def comparison_sections(table: pd.DataFrame, body: pd.DataFrame, published_file:
 def write_markdown(path: Path, title: str, sections: Sequence[tuple[str, pd.DataFrame | str]],
                    deviations: Sequence[str] = ()) -> Path:
     """Write :func:`markdown` to ``path`` atomically."""
-    records.write_atomic(path, markdown(title, sections, deviations))
+    write_atomic(path, markdown(title, sections, deviations))
     return path
 
 

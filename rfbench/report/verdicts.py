@@ -337,7 +337,8 @@ def tally(frame: pd.DataFrame) -> dict[str, int]:
     return said
 
 
-#: Columns that make a CSV a comparison table (:func:`rfbench.report.compare.compare`).
+#: Columns that make a CSV a comparison table: :func:`rfbench.report.compare.compare`'s, with the
+#: ``threshold`` and ``verdict`` that :func:`judged` adds (a table written without them is no comparison).
 COMPARISON = {"source", "metric", "unit", "mean", "sd", "n", "published", "published_sd", "difference",
               "threshold", "verdict"}
 #: Columns that make a CSV a claim table (:func:`rfbench.report.compare.check_claims`).

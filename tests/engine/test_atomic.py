@@ -72,3 +72,17 @@ def test_only_temporaries_of_dead_writers_are_removed(tmp_path):
     live.join()
     assert (tmp_path / "summary.csv").read_text() == "in progress"
     assert [p.name for p in tmp_path.glob(".summary.csv.*")] == []
+
+
+def test_write_atomic_leaves_no_temporary_on_failure(tmp_path, monkeypatch):
+    target = tmp_path / "trials.csv"
+    atomic.write_atomic(target, "old\n")
+
+    def boom(*_):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(atomic.os, "replace", boom)
+    with pytest.raises(KeyboardInterrupt):
+        atomic.write_atomic(target, "new\n")
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["trials.csv"]

@@ -7,7 +7,7 @@ import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
-from rfbench.engine import config, migrate, records
+from rfbench.engine import config, frames, migrate
 from rfbench.papers.qmc import datasets as qmc_datasets
 from tests.conftest import REPO
 
@@ -186,7 +186,7 @@ def test_a_frame_over_the_threshold_recorded_plain_is_stored_gzipped_with_the_sa
     values = np.random.default_rng(0).standard_normal((12_000, 2))
     pd.DataFrame(values, columns=["w0", "w1"]).assign(trial=0).to_csv(run / "points.csv", index=False)
     text = (run / "points.csv").read_text()
-    assert len(text) > records.GZIP_ABOVE_BYTES
+    assert len(text) > frames.GZIP_ABOVE_BYTES
     before = snapshot(tmp_path)
     assert migrate.main([str(tmp_path), "--dry-run"]) == 0 and snapshot(tmp_path) == before
     assert f"{run_id} -> {run_id}: points.csv" in capsys.readouterr().out

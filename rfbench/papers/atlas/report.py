@@ -31,6 +31,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from rfbench.engine import campaign, jobs, records  # noqa: E402
+from rfbench.engine.atomic import write_atomic  # noqa: E402
 from rfbench.report import plotting, render  # noqa: E402
 
 #: The test score of each task, and whether lower is better.
@@ -58,7 +59,7 @@ def render_atlas(results: Path) -> Path:
     records.write_csv(out / "budget.csv", budget)
     figures = [fig for kernel, sub in points.groupby("kernel") for fig in _figures(sub, kernel, out)]
     coverage = (trials["run_id"].nunique(), planned_runs())
-    records.write_atomic(out / "atlas.md", _markdown(bandwidths, budget, points, figures, coverage))
+    write_atomic(out / "atlas.md", _markdown(bandwidths, budget, points, figures, coverage))
     return out
 
 

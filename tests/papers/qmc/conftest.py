@@ -9,6 +9,7 @@ import pytest
 from omegaconf import OmegaConf
 
 from rfbench.engine import records
+from rfbench.engine.atomic import write_atomic
 from rfbench.papers.qmc import protocol
 
 #: The sigma every toy dataset's (stubbed) CV chooses.
@@ -63,7 +64,7 @@ def record(run, frames, **trial):
     node the trial's ``dataset.*`` values give (what readers take a run's dataset from)."""
     run.mkdir(parents=True)
     dataset = {key.split(".", 1)[1]: value for key, value in trial.items() if key.startswith("dataset.")}
-    records.write_atomic(run / "config.yaml", OmegaConf.to_yaml(OmegaConf.from_dotlist(
+    write_atomic(run / "config.yaml", OmegaConf.to_yaml(OmegaConf.from_dotlist(
         [f"dataset.{key}={value}" for key, value in dataset.items()])))
     for key, frame in frames.items():
         records.write_csv(run / f"{key}.csv", frame.assign(trial=0))
