@@ -72,3 +72,44 @@ def test_caption_says_what_the_bars_are_and_how_many_trials():
     assert fig.texts[-1].get_text() == "bars: mean ± 1 sd over trials; 1-3 trials per point (n at each point)"
     assert sorted(t.get_text() for t in ax.texts) == ["n=1", "n=2", "n=2", "n=3"]
     plt.close(fig)
+
+
+def test_a_saved_png_has_a_palette_and_the_pixels_of_the_full_colour_render(tmp_path):
+    import io
+
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    def figure():
+        fig, ax = plt.subplots(figsize=(4, 3))
+        for k in range(8):  # eight colours, antialiased lines and markers, text
+            ax.semilogy(np.arange(6), np.exp(-k * np.arange(6) / 3), "o-", label=f"map {k}")
+        ax.legend(fontsize=7)
+        return fig
+
+    full = io.BytesIO()
+    fig = figure()
+    fig.tight_layout()
+    fig.savefig(full, dpi=120, format="png")
+    plt.close(fig)
+    saved = plotting.save(figure(), tmp_path / "f.png")
+    stored = Image.open(saved)
+    assert stored.mode == "P"
+    a = np.asarray(stored.convert("RGB"), dtype=float)
+    b = np.asarray(Image.open(full).convert("RGB"), dtype=float)
+    assert a.shape == b.shape
+    assert np.abs(a - b).mean() < 0.5 and np.percentile(np.abs(a - b).max(axis=2), 99) <= 16
+    white = (b == 255).all(axis=2)
+    assert (a[white] == 255).all()  # the white ground stays white
+    assert saved.stat().st_size < 0.6 * len(full.getvalue())
+
+
+def test_a_heat_map_keeps_its_full_colours(tmp_path):
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    fig, axes = plt.subplots(1, 3, figsize=(9, 3))
+    u = np.linspace(0, 1, 300)
+    for ax, cmap in zip(axes, ("viridis", "magma", "coolwarm")):  # 768 colours, and the colour is the value
+        ax.imshow(np.sin(9 * u[:, None]) * np.cos(7 * u[None, :]), cmap=cmap)
+    assert Image.open(plotting.save(fig, tmp_path / "h.png")).mode == "RGBA"

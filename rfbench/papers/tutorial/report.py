@@ -21,8 +21,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from rfbench.engine import jobs, records  # noqa: E402
-from rfbench.engine.atomic import atomic_write  # noqa: E402
+from rfbench.engine.atomic import write_atomic  # noqa: E402
 from rfbench.papers.tutorial.demo import exact_limit, quadrature_limit, stated_target  # noqa: E402
+from rfbench.report import plotting  # noqa: E402
 
 #: The K shown in the Markdown table.
 TABLE_K = (1, 10, 50, 100, 1000)
@@ -38,7 +39,7 @@ def render(results: Path) -> Path:
     setup["seed"] = f"experiment.seed {trial['seed']}"
     _figure(table, curves, setup, out / "tutorial.png")
     records.write_csv(out / "tutorial.csv", table)
-    records.write_atomic(out / "tutorial.md", _markdown(table, setup))
+    write_atomic(out / "tutorial.md", _markdown(table, setup))
     return out
 
 
@@ -64,10 +65,8 @@ def _figure(table: pd.DataFrame, curves: pd.DataFrame, setup: dict, path: Path) 
     right.legend(fontsize=8)
     fig.text(0.5, 0.01, "Random features w ~ N(0, 1) as in the tutorial; dotted lines: exact RMS error "
              "(v = Var cos(wD)).", ha="center", fontsize=8)
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
-    with atomic_write(path) as handle:
-        fig.savefig(handle, dpi=120, format="png")
-    plt.close(fig)
+    fig.set_layout_engine("tight", rect=(0, 0.04, 1, 1))
+    plotting.save(fig, path)
 
 
 def _markdown(table: pd.DataFrame, setup: dict) -> str:
