@@ -145,9 +145,13 @@ def inside(root: Path, path: Path) -> Path:
 def _split_cut_line(path: Path) -> tuple[str, str]:
     """``path``'s text as (complete lines, incomplete last line); ("", "") if it does not exist."""
     try:
-        text = frames.read_text(path)
+        return _split_last_line(frames.read_text(path))
     except FileNotFoundError:
         return "", ""
+
+
+def _split_last_line(text: str) -> tuple[str, str]:
+    """``text`` as (its whole lines, the incomplete last line after them)."""
     end = text.rfind("\n") + 1
     return text[:end], text[end:]
 
@@ -261,7 +265,7 @@ def _repair_frame(path: Path) -> int | None:
     text, damage = frames.load(found)
     if damage is None and text.endswith("\n"):
         return None
-    complete = text[:text.rfind("\n") + 1]
+    complete, _ = _split_last_line(text)
     try:
         rows = pd.read_csv(io.StringIO(complete), dtype={"run_id": str}) if complete else None
         first_lost = int(rows["trial"].iloc[-1]) if rows is not None and len(rows) else 0
