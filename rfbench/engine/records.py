@@ -243,9 +243,7 @@ def repair_run(run: Path) -> None:
     for path in frames.frame_paths(run):
         with locked(_lock_of(path)):
             _finish_switch(path)
-            first_lost = _repair_frame(path)
-        if first_lost is not None:
-            _forget_from(run / frames.INDEX, first_lost)
+            _repair_frame(path, run / frames.INDEX)  # takes the table's lock: always after a frame's, no deadlock
 
 
 def _finish_switch(path: Path) -> None:
@@ -256,15 +254,19 @@ def _finish_switch(path: Path) -> None:
         path.unlink()
 
 
-def _repair_frame(path: Path) -> int | None:
-    """Rewrite the damaged frame ``path`` with the rows of its whole trials; the first trial it may lack
-    rows of, or None if it is whole (or absent)."""
+def _repair_frame(path: Path, index: Path) -> None:
+    """Rewrite the damaged frame ``path`` with the rows of its whole trials, and drop the later trials
+    from the trials table ``index``; nothing if the frame is whole (or absent).
+
+    The table forgets first: a stop between the two leaves the frame damaged, so the next resume repairs
+    it again, while the other order would leave trials recorded whose rows the frame no longer holds.
+    """
     found = frames.stored(path)
     if not found.exists():
-        return None
+        return
     text, damage = frames.load(found)
     if damage is None and text.endswith("\n"):
-        return None
+        return
     complete, _ = _split_last_line(text)
     try:
         rows = pd.read_csv(io.StringIO(complete), dtype={"run_id": str}) if complete else None
@@ -274,11 +276,11 @@ def _repair_frame(path: Path) -> int | None:
                           "move it away, and its run's trials are computed again") from None
     log.warning("%s is %s: keeping the rows of trials before %d, the later ones are computed again", found,
                 damage or "cut short (its last line has no end)", first_lost)
+    _forget_from(index, first_lost)
     if rows is None:
         found.unlink()
     else:
         frames.write_frame(path, rows[rows["trial"] < first_lost].to_csv(index=False))
-    return first_lost
 
 
 def _forget_from(path: Path, first: int) -> None:

@@ -239,3 +239,24 @@ def test_a_resume_keeps_the_whole_trials_of_a_damaged_frame_and_forgets_the_othe
         pd.testing.assert_frame_equal(records.read_trials(path), whole, check_exact=True)
     else:
         assert not frames.stored(path).exists()
+
+
+def test_a_repair_stopped_before_rewriting_the_frame_is_finished_by_the_next_resume(tmp_path, monkeypatch):
+    run = tmp_path / "runs" / "abc"
+    path = run / "points.csv"
+    for t in range(3):
+        records.record_grid(path, large_frame(t, rows=10))
+        records.record_trial(run / "trials.csv", {"trial": t})
+    path.write_bytes(path.read_bytes()[:-7])  # trial 2's last row cut
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+    with monkeypatch.context() as patch:
+        patch.setattr(frames, "write_frame", stopped)
+        with pytest.raises(KeyboardInterrupt):
+            records.repair_run(run)
+    assert records.recorded(run / "trials.csv") == {0, 1}  # the table forgot first: trial 2 is not taken as done
+    records.repair_run(run)
+    assert records.recorded(run / "trials.csv") == {0, 1}
+    whole = pd.concat([large_frame(t, 10) for t in (0, 1)], ignore_index=True)
+    pd.testing.assert_frame_equal(records.read_trials(path), whole, check_exact=True)
