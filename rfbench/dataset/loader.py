@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
+from . import own_file
 from .cache import resolve_cache_dir
 from .errors import DatasetError
 from .parsed_cache import load_parsed
@@ -81,11 +82,12 @@ def load_dataset(cfg: Mapping | DictConfig, *, cache_dir: str | os.PathLike | No
         On an invalid config, an unobtainable or malformed file, or a bad split.
     """
     cfg = OmegaConf.to_container(cfg, resolve=True) if isinstance(cfg, DictConfig) else dict(cfg)
-    _check_config(cfg)
-    cache_dir = resolve_cache_dir(cache_dir)
-    mirror = resolve_mirror(mirror, cfg.get("mirror"))
-    data = {key: _load_file(cfg, key, cache_dir, mirror) for key in required_files(cfg["split"])}
-    (X_train, y_train), (X_test, y_test) = apply_split(cfg["split"], data)
+    if own_file.is_own_file(cfg):
+        cfg = own_file.describe(cfg, cache_dir)
+        _check_choices(cfg)
+        (X_train, y_train), (X_test, y_test) = own_file.read(cfg, cache_dir)
+    else:
+        (X_train, y_train), (X_test, y_test) = _pinned_files(cfg, cache_dir, mirror)
     task = cfg.get("task", "classification")
     if task == "classification":
         classes, y_train, y_test = encode_labels(y_train, y_test)
@@ -94,6 +96,16 @@ def load_dataset(cfg: Mapping | DictConfig, *, cache_dir: str | os.PathLike | No
     X_train, X_test = SCALINGS[cfg.get("scale", "minmax")](X_train, X_test)
     return Dataset(cfg["name"], X_train, y_train, X_test, y_test, classes,
                    tuple(cfg.get("deviations") or ()), task)
+
+
+def _pinned_files(cfg: Mapping, cache_dir: str | os.PathLike | None, mirror: str | None
+                  ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """The train and test parts of a dataset whose config pins its files (``configs/dataset/*.yaml``)."""
+    _check_config(cfg)
+    cache_dir = resolve_cache_dir(cache_dir)
+    mirror = resolve_mirror(mirror, cfg.get("mirror"))
+    data = {key: _load_file(cfg, key, cache_dir, mirror) for key in required_files(cfg["split"])}
+    return apply_split(cfg["split"], data)
 
 
 def _targets(y: np.ndarray, cfg: Mapping) -> np.ndarray:
@@ -131,6 +143,14 @@ def _labels_spec(spec: Mapping) -> Mapping:
     return {**labels, "format": spec["format"]}
 
 
+def _check_choices(cfg: Mapping) -> None:
+    """``task`` and ``scale`` are among their choices."""
+    if cfg.get("task", "classification") not in TASKS:
+        raise DatasetError(f"dataset.task={cfg['task']!r} is invalid; choose one of {list(TASKS)}")
+    if cfg.get("scale", "minmax") not in SCALINGS:
+        raise DatasetError(f"dataset.scale={cfg['scale']!r} is invalid; choose one of {list(SCALINGS)}")
+
+
 def _check_config(cfg: Mapping) -> None:
     """Validate everything that can be checked before any download."""
     missing = [key for key in _REQUIRED_KEYS if key not in cfg]
@@ -138,10 +158,7 @@ def _check_config(cfg: Mapping) -> None:
     if missing or unknown:
         raise DatasetError(f"dataset config {cfg.get('name')!r}: missing keys {missing}, unknown keys {unknown}; "
                            f"valid keys: {list(_REQUIRED_KEYS + _OPTIONAL_KEYS)}")
-    if cfg.get("task", "classification") not in TASKS:
-        raise DatasetError(f"dataset.task={cfg['task']!r} is invalid; choose one of {list(TASKS)}")
-    if cfg.get("scale", "minmax") not in SCALINGS:
-        raise DatasetError(f"dataset.scale={cfg['scale']!r} is invalid; choose one of {list(SCALINGS)}")
+    _check_choices(cfg)
     if cfg.get("task") == "regression" and cfg["split"].get("kind") == "stratified":
         raise DatasetError("split kind 'stratified' needs class labels, and this dataset is a regression "
                            "task; use kind: random or kind: files")

@@ -3,16 +3,20 @@
 A new dataset in an existing format needs only a config file.  Compression is
 taken from the file name suffix (``.gz``, ``.bz2``).  Every parser returns
 ``X`` of shape (n_rows, n_features) in float64 and the labels as found in the
-file (numbers or strings); NaN and inf are rejected.
+file (numbers or strings); NaN and inf are rejected, in a text file with the line
+they are on.  ``n_features=None`` takes the width the file has (a user's own file,
+whose width no config states).
 """
 from __future__ import annotations
 
 import bz2
+import csv
 import functools
 import gzip
 import inspect
 import math
 import os
+import zipfile
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -25,21 +29,23 @@ from sklearn.datasets import load_svmlight_file
 from .errors import DatasetError
 
 
-def parse_libsvm(path: Path, n_features: int) -> tuple[np.ndarray, np.ndarray]:
+def parse_libsvm(path: Path, n_features: int | None) -> tuple[np.ndarray, np.ndarray]:
     """LIBSVM / SVMlight sparse text with 1-based feature indices.
 
     ``n_features`` fixes the width, so train and test files agree even when the
-    highest index never occurs in one of them.
+    highest index never occurs in one of them (None: the highest index in the file).
     """
     try:
         X, y = load_svmlight_file(os.fspath(path), n_features=n_features, zero_based=False,
                                   dtype=np.float64)
     except ValueError as exc:
         raise DatasetError(_locate_libsvm_error(path, n_features) or f"{path}: {exc}") from exc
+    if not (np.isfinite(X.data).all() and np.isfinite(y).all()):
+        raise DatasetError(_locate_libsvm_error(path, n_features) or f"{path}: a NaN or inf value")
     return X.toarray(), y
 
 
-def parse_delimited(path: Path, n_features: int, *, label_column: int | str, delimiter: str = ",",
+def parse_delimited(path: Path, n_features: int | None, *, label_column: int | str, delimiter: str = ",",
                     header: bool = False, skip_rows: int = 0, drop_columns: Sequence[int | str] = (),
                     categorical: Sequence[int | str] = (), label_map: Mapping | None = None,
                     label_default: str | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -69,17 +75,32 @@ def parse_delimited(path: Path, n_features: int, *, label_column: int | str, del
         The label of every class ``label_map`` does not name (e.g. ``attack``); without it,
         an unnamed class is an error.
     """
+    first_line = skip_rows + header + 1
     try:
         frame = pd.read_csv(path, sep=delimiter, header=0 if header else None, skiprows=skip_rows,
                             compression="infer")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError, EOFError,
             zlib.error) as exc:  # OSError, EOFError, zlib.error: a .gz name on bytes that are not (all) gzip
-        raise DatasetError(f"{path}: cannot parse as delimited text (delimiter {delimiter!r}): {exc}") from exc
-    return _columns_to_arrays(frame, path, n_features, label_column=label_column, drop_columns=drop_columns,
-                              categorical=categorical, label_map=label_map, label_default=label_default)
+        where = _locate_delimited_error(path, delimiter, first_line) if isinstance(exc, pd.errors.ParserError) else None
+        raise DatasetError(f"{path}: cannot parse as delimited text (delimiter {delimiter!r}): "
+                           f"{where or exc}") from exc
+    try:
+        X, y = _columns_to_arrays(frame, path, n_features, label_column=label_column, drop_columns=drop_columns,
+                                  categorical=categorical, label_map=label_map, label_default=label_default)
+        check_finite(path, X, y)
+    except DatasetError as exc:  # a bad value, not a bad option: name the line it is on
+        try:
+            label, *not_features = [frame.columns.get_loc(_column_key(frame.columns, c, "", path))
+                                    for c in (label_column, *drop_columns, *categorical)]
+        except DatasetError:
+            raise exc from None
+        if where := _locate_delimited_error(path, delimiter, first_line, label, not_features):
+            raise DatasetError(f"{exc}; {where}") from exc
+        raise
+    return X, y
 
 
-def parse_excel(path: Path, n_features: int, *, sheet: str, label_column: int | str, header: bool = True,
+def parse_excel(path: Path, n_features: int | None, *, sheet: str, label_column: int | str, header: bool = True,
                 skip_rows: int = 0, drop_columns: Sequence[int | str] = (), categorical: Sequence[int | str] = (),
                 label_map: Mapping | None = None, label_default: str | None = None
                 ) -> tuple[np.ndarray, np.ndarray]:
@@ -110,7 +131,7 @@ def parse_excel(path: Path, n_features: int, *, sheet: str, label_column: int | 
                               categorical=categorical, label_map=label_map, label_default=label_default)
 
 
-def _columns_to_arrays(frame: pd.DataFrame, path: Path, n_features: int, *, label_column: int | str,
+def _columns_to_arrays(frame: pd.DataFrame, path: Path, n_features: int | None, *, label_column: int | str,
                        drop_columns: Sequence[int | str], categorical: Sequence[int | str],
                        label_map: Mapping | None, label_default: str | None) -> tuple[np.ndarray, np.ndarray]:
     """Features and labels of a parsed table, as the column options say."""
@@ -123,7 +144,7 @@ def _columns_to_arrays(frame: pd.DataFrame, path: Path, n_features: int, *, labe
         raise DatasetError(f"{path}: feature column {text[0]!r} is not numeric "
                            f"(e.g. {features[text[0]].iloc[0]!r}); check delimiter and label_column, "
                            f"or list it in categorical or drop_columns")
-    if features.shape[1] != n_features:
+    if n_features is not None and features.shape[1] != n_features:
         raise DatasetError(f"{path}: {features.shape[1]} feature columns, but the config says "
                            f"n_features={n_features}")
     y = frame[label].to_numpy()
@@ -180,7 +201,7 @@ def read_idx(path: Path) -> np.ndarray:
     return np.frombuffer(body, dtype).reshape(dims)
 
 
-def parse_idx(path: Path, n_features: int, labels: Path) -> tuple[np.ndarray, np.ndarray]:
+def parse_idx(path: Path, n_features: int | None, labels: Path) -> tuple[np.ndarray, np.ndarray]:
     """IDX samples (e.g. MNIST's 28x28 images, flattened in C order) and their IDX label file.
 
     IDX keeps the labels in a companion file: a file spec in this format names it under
@@ -188,11 +209,32 @@ def parse_idx(path: Path, n_features: int, labels: Path) -> tuple[np.ndarray, np
     """
     X, y = read_idx(path), read_idx(labels)
     X = X.reshape(len(X), -1).astype(np.float64)
-    if X.shape[1] != n_features:
+    if n_features is not None and X.shape[1] != n_features:
         raise DatasetError(f"{path}: samples of {X.shape[1]} values, but the config says n_features={n_features}")
     if y.ndim != 1 or len(y) != len(X):
         raise DatasetError(f"{labels}: {y.shape} labels for the {len(X)} samples of {path}; expected one per sample")
     return X, y
+
+
+def parse_npz(path: Path, n_features: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """NumPy's ``.npz`` with arrays ``X`` (n_rows, n_features) and ``y`` (n_rows,): ``np.savez(path, X=X, y=y)``.
+
+    Labels may be numbers or fixed-width text (``y.astype(str)``); object arrays are refused (they
+    would need pickle, which runs code from the file).
+    """
+    fix = "save it with np.savez(path, X=X, y=y), X numeric of shape (n_rows, n_features), y of shape (n_rows,)"
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            if missing := {"X", "y"} - set(stored.files):
+                raise DatasetError(f"{path}: no array {sorted(missing)} (it has {stored.files}); {fix}")
+            X, y = stored["X"], stored["y"]
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:  # ValueError: an object array (pickle)
+        raise DatasetError(f"{path}: cannot read as .npz ({exc}); {fix}, labels as numbers or y.astype(str)") from exc
+    if X.ndim != 2 or y.ndim != 1 or len(X) != len(y) or X.dtype.kind not in "biuf":
+        raise DatasetError(f"{path}: X has shape {X.shape} and dtype {X.dtype}, y shape {y.shape}; {fix}")
+    if n_features is not None and X.shape[1] != n_features:
+        raise DatasetError(f"{path}: X has {X.shape[1]} columns, but the config says n_features={n_features}")
+    return X.astype(np.float64), y
 
 
 PARSERS: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
@@ -201,6 +243,7 @@ PARSERS: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
     "tsv": functools.partial(parse_delimited, delimiter="\t"),
     "excel": parse_excel,
     "idx": parse_idx,
+    "npz": parse_npz,
 }
 #: Formats whose labels are in a companion file, named by the file spec's ``labels``.
 LABELS_IN_COMPANION = frozenset({"idx"})
@@ -243,6 +286,12 @@ def parse_file(path: str | os.PathLike, fmt: str, options: Mapping, n_features: 
     X, y = PARSERS[fmt](Path(path), n_features, *companion, **options)
     if not len(y):
         raise DatasetError(f"{path}: no data rows (empty file?)")
+    check_finite(path, X, y)
+    return X, y
+
+
+def check_finite(path: str | os.PathLike, X: np.ndarray, y: np.ndarray) -> None:
+    """Raise a DatasetError naming the first NaN or inf of ``X`` (row, feature) or ``y``."""
     bad = np.argwhere(~np.isfinite(X))
     if bad.size:
         row, col = bad[0]
@@ -251,7 +300,6 @@ def parse_file(path: str | os.PathLike, fmt: str, options: Mapping, n_features: 
                            f"({len(bad)} such values); NaN/inf are not supported, clean the file first")
     if y.dtype.kind == "f" and not np.isfinite(y).all():
         raise DatasetError(f"{path}: non-finite label in data row {np.flatnonzero(~np.isfinite(y))[0] + 1}")
-    return X, y
 
 
 def _column_key(columns: pd.Index, column: int | str, option: str, path: Path):
@@ -266,37 +314,81 @@ def _column_key(columns: pd.Index, column: int | str, option: str, path: Path):
     return columns[column]
 
 
-def _open_text(path: Path):
+def open_text(path: Path):
     opener = {".gz": gzip.open, ".bz2": bz2.open}.get(path.suffix, open)
     return opener(path, "rt", errors="replace")
 
 
-def _locate_libsvm_error(path: Path, n_features: int) -> str | None:
+def _locate_libsvm_error(path: Path, n_features: int | None) -> str | None:
     """Name the first malformed line of a LIBSVM file (slow, only run after a failure)."""
-    with _open_text(path) as f:
+    with open_text(path) as f:
         for lineno, line in enumerate(f, start=1):
             if reason := _libsvm_line_problem(line, n_features):
                 return f"{path}, line {lineno}: {reason}: {line.strip()[:80]!r}"
     return None
 
 
-def _libsvm_line_problem(line: str, n_features: int) -> str | None:
+def _libsvm_line_problem(line: str, n_features: int | None) -> str | None:
     tokens = line.split("#", 1)[0].split()
     if not tokens:
         return None
     try:
-        float(tokens[0])
+        label = float(tokens[0])
     except ValueError:
         return f"label {tokens[0]!r} is not a number"
+    if not math.isfinite(label):
+        return f"label {tokens[0]!r} is NaN or inf"
     previous = 0
     for token in tokens[1:]:
         index, _, value = token.partition(":")
         try:
-            index = int(index)
-            float(value)
+            index, number = int(index), float(value)
         except ValueError:
             return f"token {token!r} is not <index>:<value>"
-        if not previous < index <= n_features:
+        if not math.isfinite(number):
+            return f"value {token!r} is NaN or inf (not supported: remove or fill it)"
+        if not previous < index <= (n_features or index):
             return f"feature index {index} must be increasing and within 1..{n_features}"
         previous = index
+    return None
+
+
+def _locate_delimited_error(path: Path, delimiter: str, first_line: int, label: int | None = None,
+                            not_features: Sequence[int] = ()) -> str | None:
+    """Name the first line of delimited text with another number of fields than the first data line, an
+    empty or NaN/inf field, or a feature that is not a number (slow, only run after a failure).
+
+    ``label`` is the label's column (anything but empty), ``not_features`` columns not read as numbers.
+    """
+    with open_text(path) as f:
+        reader = csv.reader(f, delimiter=delimiter)
+        width = None
+        for fields in reader:
+            if reader.line_num < first_line or not fields:
+                continue
+            width = width or len(fields)
+            if len(fields) != width:
+                return (f"line {reader.line_num} has {len(fields)} fields, the first data line {width}: every row "
+                        f"needs the same fields (a missing value? a stray {delimiter!r}?)")
+            for j, token in enumerate(fields):
+                if problem := _field_problem(token.strip(), j, width, label, not_features):
+                    return f"line {reader.line_num}, field {j + 1}: {problem}"
+    return None
+
+
+def _field_problem(token: str, column: int, width: int, label: int | None, not_features: Sequence[int]) -> str | None:
+    """What is wrong with one field of a data line, or None."""
+    if column in {c % width for c in not_features}:
+        return None
+    if not token:
+        return "empty (a missing value): rfbench does not guess missing values; remove or fill that row"
+    if label is not None and column == label % width:
+        return None
+    try:
+        number = float(token)
+    except ValueError:
+        return (f"{token!r} is not a number; fix the value, or if this column is the label choose it with "
+                "label_column (dataset.label_column for dataset=file), or check the delimiter and header")
+    if not math.isfinite(number):
+        return f"{token!r} is NaN or inf, which is not supported; remove or fill that row"
     return None

@@ -28,7 +28,9 @@ def encode_labels(y_train: np.ndarray, y_test: np.ndarray) -> tuple[np.ndarray, 
     """
     classes = np.unique(y_train)
     if len(classes) < 2:
-        raise DatasetError(f"the training split has only the label(s) {classes.tolist()}; need at least 2")
+        raise DatasetError(f"the training split has only the label(s) {classes.tolist()}; need at least 2 classes: "
+                           "check the label column (dataset.label_column for dataset=file), or if the labels are "
+                           "numbers to predict, set dataset.task=regression")
     test = np.searchsorted(classes, y_test).clip(max=len(classes) - 1)
     unseen = classes[test] != y_test
     if unseen.any():

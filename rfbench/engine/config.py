@@ -20,6 +20,7 @@ from typing import Any
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
+from rfbench.dataset import own_file
 from rfbench.engine import locations
 from rfbench.metrics import NORMS
 from rfbench.validation import is_int
@@ -42,8 +43,8 @@ EXECUTION_KEYS = (
 DESCRIPTION_KEYS = ("dataset.deviations",)
 
 #: Where a dataset's bytes come from, not what they are (each file's own sha256 stays in the
-#: run id): pinning a URL's hash or adding a mirror must not orphan the recorded runs.
-PROVENANCE_KEYS = re.compile(r"dataset\.(mirror|allow_unverified|files\.[^.]+\.urls)")
+#: run id): pinning a URL's hash, adding a mirror or moving your own file must not orphan the recorded runs.
+PROVENANCE_KEYS = re.compile(r"dataset\.(mirror|allow_unverified|files\.[^.]+\.urls|path|test_path)")
 
 #: Keys added after runs were first recorded, with the value every earlier run implied: at that
 #: value a key is left out of the run id, so adding it orphaned no recorded run.
@@ -71,10 +72,14 @@ class ConfigError(ValueError):
 
 
 def to_dict(cfg: DictConfig | Mapping) -> dict[str, Any]:
-    """The resolved config as plain Python containers (without the hydra node)."""
+    """The resolved config as plain Python containers (without the hydra node), a dataset of the user's
+    own file with what the file says (its sha256, task, ...: ``rfbench.dataset.own_file.describe``)."""
     if isinstance(cfg, DictConfig):
         cfg = OmegaConf.to_container(cfg, resolve=True)
-    return {k: v for k, v in dict(cfg).items() if k != "hydra"}
+    plain = {k: v for k, v in dict(cfg).items() if k != "hydra"}
+    if isinstance(plain.get("dataset"), Mapping) and own_file.is_own_file(plain["dataset"]):
+        plain["dataset"] = own_file.describe(plain["dataset"])
+    return plain
 
 
 def flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

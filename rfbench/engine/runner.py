@@ -338,15 +338,18 @@ def _trial(cfg: dict, data: Dataset, kernel: Kernel, t: int, fits: FitProgress |
 #: Said by every row whose hyperparameters were chosen on the test set.
 TEST_GRID_DEVIATION = ("hyperparameters chosen by the best test score on the grid (selection=test_grid, "
                        "Li 2017's protocol): the test score is optimistic")
+#: ``experiment.n_gram``'s default: min(1000, n_train) points (a smaller dataset uses all its training rows).
+DEFAULT_N_GRAM = 1000
 #: Result columns of the Gram error in each norm.
 GRAM_ERROR_COLUMNS = {"fro": "gram_error", "spectral": "gram_error_spectral"}
 
 
 def _gram_errors(cfg: dict, data: Dataset, kernel: Kernel, fmap, seed: int) -> dict[str, float]:
-    """||K - K~|| / ||K|| in each norm of ``experiment.gram_norms``, on ``n_gram`` random training points."""
+    """||K - K~|| / ||K|| in each norm of ``experiment.gram_norms``, on ``n_gram`` random training points (all
+    of them if fewer: the default's min(1000, n_train))."""
     exp = cfg["experiment"]
     rng = np.random.default_rng(seed)
-    X = data.X_train[rng.choice(len(data.X_train), exp["n_gram"], replace=False)]
+    X = data.X_train[rng.choice(len(data.X_train), min(exp["n_gram"], len(data.X_train)), replace=False)]
     K = fmap.approximated_gram(kernel(X, X))
     errors = relative_gram_errors(K, fmap, X, norms=tuple(exp.get("gram_norms", ["fro"])),
                                   block_size=exp["gram_block"])
@@ -411,7 +414,7 @@ def _check_against_data(cfg: dict, data: Dataset) -> Kernel:
     and their ValueErrors become ConfigErrors on their config group.
     """
     n_gram, n = cfg["experiment"]["n_gram"], len(data.y_train)
-    if n_gram > n:
+    if n_gram > n and n_gram != DEFAULT_N_GRAM:
         raise config_.ConfigError(
             f"experiment.n_gram={n_gram} is invalid: dataset {data.name} has only {n} training "
             f"points; choose 0 <= n_gram <= {n}")
