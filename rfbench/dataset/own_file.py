@@ -231,6 +231,6 @@ def _split(cfg: Mapping[str, Any], X: np.ndarray, y: np.ndarray) -> tuple[Arrays
         raise
     except ValueError as exc:  # sklearn's stratified split: a class of one row, fewer test rows than classes
         raise DatasetError(f"dataset.path={cfg['path']!r}: cannot split its {n} rows with test_fraction={fraction} "
-                           f"stratified by class ({exc}); remove the rare classes' rows, change "
-                           "dataset.split.test_fraction, or give the test set as a file, dataset.test_path=<file>"
-                           ) from exc
+                           f"stratified by class ({str(exc).split('. ')[0]}); remove the rare classes' rows, change "
+                           "dataset.split.test_fraction, give the test set as a file (dataset.test_path=<file>), or "
+                           "if the labels are numbers to predict, pass dataset.task=regression") from exc

@@ -213,8 +213,7 @@ def fetch(file_spec: Mapping, cache_dir: str | os.PathLike | None = None, mirror
         if source.url is None:
             continue
         if not (source.sha256 or allow_unverified):
-            failures.append((source.url, "skipped: no sha256 is pinned, so its bytes cannot be verified "
-                                         "(opt in with dataset.allow_unverified=true)"))
+            failures.append((source.url, "skipped: no sha256 is pinned, so its bytes cannot be verified"))
         elif offline and i > 0:
             failures.append((source.url, f"skipped: {OFFLINE_ENV} is set, so only the mirror is tried"))
         else:
@@ -224,7 +223,8 @@ def fetch(file_spec: Mapping, cache_dir: str | os.PathLike | None = None, mirror
                 raise
             except (OSError, ValueError, http.client.HTTPException) as exc:
                 failures.append((source.url, f"{type(exc).__name__}: {exc}"))
-    raise DatasetError(_failure_message(file_spec["path"], failures, mirror))
+    unpinned = bool(sources[0].url) and not (sources[0].sha256 or allow_unverified)
+    raise DatasetError(_failure_message(file_spec["path"], failures, mirror, unpinned))
 
 
 def _from_cache(sources: list[Source], cache_dir: Path, allow_unverified: bool) -> FetchedFile | None:
@@ -288,10 +288,14 @@ def _stream(resp, out) -> str:
     return digest.hexdigest()
 
 
-def _failure_message(path: str, failures: list[tuple[str, str]], mirror: str | None) -> str:
+def _failure_message(path: str, failures: list[tuple[str, str]], mirror: str | None, unpinned: bool) -> str:
+    """What was tried and why each failed, then the way out; ``unpinned``: the mirror's entry has no sha256
+    (so it was not tried, whether or not the mirror has the file)."""
     lines = [f"could not obtain {path!r}; tried:"]
     lines += [f"  - {url}: {reason}" for url, reason in failures] or ["  (no sources configured)"]
-    if not mirror:
+    if unpinned:
+        lines.append(_unpinned_hint(path, mirror))
+    elif not mirror:
         lines += ["No mirror is configured.", _MIRROR_HINT]
     elif missing := _missing_mirror_folder(mirror):
         origin = f"{MIRROR_ENV}={os.environ[MIRROR_ENV]}" if os.environ.get(MIRROR_ENV) else f"the mirror {mirror}"
@@ -299,6 +303,18 @@ def _failure_message(path: str, failures: list[tuple[str, str]], mirror: str | N
     else:
         lines.append(f"The mirror {mirror} has no {path}; " + _MIRROR_HINT[0].lower() + _MIRROR_HINT[1:])
     return "\n".join(lines)
+
+
+def _unpinned_hint(path: str, mirror: str) -> str:
+    """How to use a file whose config pins no sha256: pin the mirror's (computed here for a local mirror's file)."""
+    parts = urllib.parse.urlsplit(mirror)
+    local = Path(urllib.request.url2pathname(parts.path), path) if parts.scheme == "file" else None
+    pin = (f"sha256: {sha256_file(local)} (the mirror's {local.name})" if local and local.is_file()
+           else f"sha256: <the output of sha256sum on {path}>")
+    return (f"{path} has sha256: null in its dataset config, so rfbench reads no copy of it unverified. Pin its "
+            f"bytes in the config's file entry ({pin}), or set allow_unverified: true in the dataset config "
+            "(dataset.allow_unverified=true where it has that key) to read it as it is; a file of your own needs "
+            "neither: rfbench dataset=file dataset.path=<your file>")
 
 
 def _missing_mirror_folder(mirror: str) -> Path | None:

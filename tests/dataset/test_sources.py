@@ -110,8 +110,11 @@ def test_canonical_url_is_tried_after_the_mirror_with_its_own_format(served, tmp
 def test_unpinned_source_is_refused_without_contact_unless_opted_in(served, tmp_path):
     base, _, server = served
     unpinned = spec(sha256=None)
-    with pytest.raises(DatasetError, match="no sha256 is pinned.*dataset.allow_unverified=true"):
+    with pytest.raises(DatasetError, match="no sha256 is pinned") as err:
         fetch(unpinned, tmp_path, base)
+    # one consistent message: the file was not read unverified, not "the mirror has no toy/toy.txt"
+    assert "has sha256: null in its dataset config" in str(err.value) and "allow_unverified: true" in str(err.value)
+    assert "has no toy/toy.txt" not in str(err.value)
     assert server.requests == []
     fetched = fetch(unpinned, tmp_path, base, allow_unverified=True)
     assert fetched.path == tmp_path / "unverified" / "toy" / "toy.txt" and fetched.sha256 == SHA
@@ -297,3 +300,13 @@ def test_redirects_to_http_are_followed(served, tmp_path):
     server.redirects["/moved/toy.txt"] = f"{base}/toy/toy.txt"
     fetched = fetch(spec(urls=[{"url": f"{base}/moved/toy.txt", "sha256": SHA}]), tmp_path)
     assert fetched.path.read_bytes() == BODY and server.requests == ["/moved/toy.txt", "/toy/toy.txt"]
+
+
+def test_an_unpinned_file_in_a_local_mirror_gets_the_sha256_to_pin(tmp_path):
+    # A user's own YAML with sha256: null, its file in a local mirror: one message, naming the hash to pin.
+    (tmp_path / "mirror" / "toy").mkdir(parents=True)
+    (tmp_path / "mirror" / "toy" / "toy.txt").write_bytes(BODY)
+    with pytest.raises(DatasetError) as err:
+        fetch(spec(sha256=None), tmp_path / "cache", str(tmp_path / "mirror"))
+    assert f"sha256: {SHA} (the mirror's toy.txt)" in str(err.value)
+    assert "has no toy/toy.txt" not in str(err.value)
