@@ -69,6 +69,6 @@ def aggregate(argv: list[str] | None = None) -> None:
     records.write_csv(args.root / "all_summary.csv", summary)
     for metric in args.metrics:
         if metric in trials:
-            path = plotting.metric_vs_m(trials, metric, args.root / f"{metric}.png")
+            path = plotting.panels_vs_m(trials, metric, args.root / f"{metric}.png")
             print(f"wrote {path}")
     print(f"wrote {args.root / 'all_trials.csv'} ({len(trials)} trials) and {args.root / 'all_summary.csv'}")

@@ -1,6 +1,7 @@
-"""Generic figures: a metric against log2(M/d) with mean +- 1 sd error bars, as the papers plot,
-and the pieces a paper's own figures are made of (:func:`error_bars`, :func:`caption`,
-:func:`m_axis`, :func:`dataset_colors`, :func:`save`).
+"""Generic figures: a metric against log2(M/d) with mean +- 1 sd error bars, as the papers plot
+(:func:`metric_vs_m`), or in a panel per dataset, kernel and feature map as ``rfbench-aggregate`` draws
+any results tree (:func:`panels_vs_m`), and the pieces a paper's own figures are made of
+(:func:`error_bars`, :func:`caption`, :func:`m_axis`, :func:`dataset_colors`, :func:`save`).
 
 Every figure says what its bars are and how many trials each point has (in a caption, and
 at the points themselves when that number differs between points).  A metric that cannot be
@@ -18,7 +19,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+from matplotlib.ticker import MaxNLocator, NullLocator  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from rfbench.engine.atomic import atomic_write  # noqa: E402
@@ -58,6 +59,76 @@ def metric_vs_m(trials: pd.DataFrame, metric: str, path: Path) -> Path:
     return save(fig, path)
 
 
+#: What gives a trial a panel of its own in :func:`panels_vs_m`: unlike runs never share an axis.
+PANEL = ["dataset.name", "kernel.name", "feature_map.name"]
+#: A metric whose means span more than this factor is drawn on a logarithmic y axis.
+DECADE = 10.0
+
+
+def panels_vs_m(trials: pd.DataFrame, metric: str, path: Path) -> Path:
+    """:func:`metric_panels` written to ``path``."""
+    return save(metric_panels(trials, metric), path)
+
+
+def metric_panels(trials: pd.DataFrame, metric: str):
+    """One panel per (dataset, kernel, feature map) found: ``metric`` mean +- 1 sd against M/d.
+
+    x is M/d on a log2 scale, ticked at the values the panel's runs have; y is logarithmic when a
+    nonnegative metric's means span more than a decade (:func:`log_y`).  Within a panel a curve per
+    remaining difference (AsK-RFF's part, a swept ``kernel.sigma``), keeping its colour in every panel.
+    """
+    panel = [c for c in PANEL if c in trials]
+    series = [c for c in series_columns(trials) if c not in panel]
+    panels = list(trials.groupby(panel, dropna=False))
+    labels = sorted({label for _, sub in panels for label, _ in _curves(sub, series)})
+    colors = {label: f"C{i}" for i, label in enumerate(labels)}
+    ncols = min(len(panels), 3)
+    nrows = -(-len(panels) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 3.7 * nrows + 0.4), squeeze=False)
+    points = []
+    for ax, (key, sub) in zip(axes.flat, panels):
+        for label, curve in _curves(sub, series):
+            stats = error_bars(ax, curve, metric, log2_x=False, color=colors[label], label=label or None)
+            points.append((ax, stats))
+        ratio_axis(ax, sorted(sub["m_over_d"].unique()))
+        if log_y(metric, sub.groupby([*series, "m_over_d"], dropna=False)[metric].mean()):
+            ax.set_yscale("log")
+        ax.set(title=" | ".join(str(v) for v in (key if isinstance(key, tuple) else (key,))),
+               ylabel=LABELS.get(metric, metric))
+        if any(labels):
+            ax.legend(fontsize=7)
+    for ax in axes.flat[len(panels):]:
+        ax.set_axis_off()
+    caption(fig, points)
+    fig.tight_layout(rect=(0, 0.4 / (3.7 * nrows + 0.4), 1, 1))
+    return fig
+
+
+def _curves(trials: pd.DataFrame, series: list[str]) -> list[tuple[str, pd.DataFrame]]:
+    """(label, trials) of each curve: one per value of ``series`` (the whole frame if there is none)."""
+    if not series:
+        return [("", trials)]
+    return [(_label(series, key), curve) for key, curve in trials.groupby(series, dropna=False)]
+
+
+def ratio_axis(ax, ratios: Sequence[float]) -> None:
+    """x is M/d on a log2 scale, ticked at ``ratios`` as they are (0.5, 1, 2, ...); a single value is centred."""
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(ratios, [f"{r:g}" for r in ratios])
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xlim(min(ratios) / 1.5, max(ratios) * 1.5)
+    ax.set_xlabel("M/d")
+    ax.grid(alpha=0.3)
+
+
+def log_y(metric: str, means: pd.Series) -> bool:
+    """Whether a metric's means go on a log axis: an error, time or other nonnegative metric, all means positive,
+    spanning more than a decade."""
+    means = means.dropna()
+    return ((_nonnegative(metric) or "error" in metric) and len(means) > 1 and bool((means > 0).all())
+            and means.max() / means.min() > DECADE)
+
+
 def _nonnegative(metric: str) -> bool:
     return metric.startswith(("time_", "mass_")) or metric == "gram_error"
 
@@ -72,9 +143,12 @@ def point_stats(curve: pd.DataFrame, metric: str) -> pd.DataFrame:
     return stats
 
 
-def error_bars(ax, curve: pd.DataFrame, metric: str, **style) -> pd.DataFrame:
-    """Plot one curve's ``metric``, mean +- 1 sd per M/d; return its :func:`point_stats`."""
+def error_bars(ax, curve: pd.DataFrame, metric: str, *, log2_x: bool = True, **style) -> pd.DataFrame:
+    """Plot one curve's ``metric``, mean +- 1 sd per M/d; return its :func:`point_stats`, whose ``x`` is
+    where the points are: log2(M/d), or M/d itself for a log-scaled axis (``log2_x=False``)."""
     stats = point_stats(curve, metric)
+    if not log2_x:
+        stats["x"] = stats["m_over_d"]
     ax.errorbar(stats["x"], stats["mean"], yerr=[stats["lower"], stats["upper"]], marker="o", ms=3,
                 capsize=3, **style)
     return stats

@@ -113,3 +113,60 @@ def test_a_heat_map_keeps_its_full_colours(tmp_path):
     for ax, cmap in zip(axes, ("viridis", "magma", "coolwarm")):  # 768 colours, and the colour is the value
         ax.imshow(np.sin(9 * u[:, None]) * np.cos(7 * u[None, :]), cmap=cmap)
     assert Image.open(plotting.save(fig, tmp_path / "h.png")).mode == "RGBA"
+
+
+def _run(dataset, kernel, fmap, ratios, metric, values, trials=3):
+    import pandas as pd
+
+    return pd.DataFrame([{"dataset.name": dataset, "kernel.name": kernel, "feature_map.name": fmap,
+                          "feature_map.m_over_d": r, "m_over_d": r, "run_id": f"{dataset}{r}",
+                          metric: v * (1 + t / 100)}
+                         for r, v in zip(ratios, values) for t in range(trials)])
+
+
+def test_the_aggregate_gives_unlike_runs_panels_of_their_own():
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    # the README in order: letter's AsK-RFF run at M/d = 2, then spambase's RFF sweep over M/d = 1..8
+    trials = pd.concat([_run("letter", "sinh_gaussian", "askrff", [2.0], "test_accuracy", [0.9]),
+                        _run("spambase", "gaussian", "rff", [1.0, 2.0, 4.0, 8.0], "test_accuracy",
+                             [0.80, 0.85, 0.88, 0.90])])
+    fig = plotting.metric_panels(trials, "test_accuracy")
+    letter, spambase = fig.axes[:2]
+    assert [ax.get_title() for ax in fig.axes if ax.axison] == ["letter | sinh_gaussian | askrff",
+                                                                 "spambase | gaussian | rff"]
+    # x: M/d on a log2 axis ticked at the runs' own values, a single point centred in its panel
+    assert letter.get_xscale() == spambase.get_xscale() == "log"
+    assert [t.get_text() for t in letter.get_xticklabels()] == ["2"]
+    assert [t.get_text() for t in spambase.get_xticklabels()] == ["1", "2", "4", "8"]
+    low, high = letter.get_xlim()
+    assert np.isclose(np.log2(2 / low), np.log2(high / 2))
+    assert spambase.get_yscale() == "linear"  # accuracies within a decade
+    assert fig.texts[-1].get_text() == "bars: mean ± 1 sd over trials; 3 trial(s) per point"
+    plt.close(fig)
+
+
+def test_two_kernels_on_one_dataset_are_two_panels_and_an_error_spanning_decades_is_logarithmic():
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    trials = pd.concat([_run("spambase", "gaussian", "rff", [0.5, 1.0, 2.0, 4.0], "gram_error", [0.9, 0.3, 0.1, 0.05]),
+                        _run("spambase", "laplacian", "binning", [0.5, 1.0], "gram_error", [0.4, 0.3])])
+    fig = plotting.metric_panels(trials, "gram_error")
+    gaussian, laplacian = fig.axes[:2]
+    assert gaussian.get_title() == "spambase | gaussian | rff"
+    assert laplacian.get_title() == "spambase | laplacian | binning"
+    assert gaussian.get_yscale() == "log" and laplacian.get_yscale() == "linear"  # 18x vs 1.3x
+    assert [t.get_text() for t in gaussian.get_xticklabels()] == ["0.5", "1", "2", "4"]
+    plt.close(fig)
+
+
+def test_log_y_only_for_positive_nonnegative_metrics_spanning_more_than_a_decade():
+    import pandas as pd
+
+    assert plotting.log_y("test_error", pd.Series([0.5, 0.04]))
+    assert not plotting.log_y("test_error", pd.Series([0.5, 0.06]))  # 8.3x
+    assert not plotting.log_y("test_accuracy", pd.Series([0.99, 0.01]))  # not an error
+    assert not plotting.log_y("gram_error", pd.Series([0.0, 0.5]))  # a zero has no logarithm
+    assert plotting.log_y("time_fit", pd.Series([0.01, 1.0]))
