@@ -226,3 +226,29 @@ def test_a_bad_file_exits_2_with_its_message_and_writes_nothing(tmp_path, rows, 
     proc = rfbench(tmp_path, "dataset.path=bad.csv")
     assert proc.returncode == 2 and message in proc.stderr, proc.stderr
     assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.slow
+def test_a_dataset_yaml_of_your_own_in_config_dir_runs_and_sha256_null_gets_one_message(tmp_path):
+    (tmp_path / "mirror" / "toy").mkdir(parents=True)
+    path = write_csv(tmp_path / "mirror" / "toy" / "toy.csv", X, Y)
+    (tmp_path / "configs" / "dataset").mkdir(parents=True)
+    entry = {"path": "toy/toy.csv", "format": "csv", "options": {"label_column": -1, "header": True}}
+    for name, sha256 in (("toy", hashlib.sha256(path.read_bytes()).hexdigest()), ("unpinned", None)):
+        (tmp_path / "configs" / "dataset" / f"{name}.yaml").write_text(yaml.safe_dump(
+            {"name": name, "n_features": 3, "files": {"data": {**entry, "sha256": sha256}},
+             "split": {"kind": "random", "file": "data", "n_train": 30, "n_test": 10, "seed": 0}}))
+    def rfbench_with(dataset: str) -> subprocess.CompletedProcess:
+        (tmp_path / f"cache_{dataset}").mkdir()  # a cache of its own: a verified copy would serve sha256: null
+        env = {**os.environ, "RFBENCH_DATA_MIRROR": str(tmp_path / "mirror"),
+               "RFBENCH_CACHE": str(tmp_path / f"cache_{dataset}")}
+        return subprocess.run([sys.executable, "-m", "rfbench", "--config-dir", "configs", f"dataset={dataset}",
+                               "experiment.trials=1", "classifier.log2_C=[0]"], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300)
+
+    pinned = rfbench_with("toy")
+    assert pinned.returncode == 0, pinned.stderr
+    unpinned = rfbench_with("unpinned")
+    assert unpinned.returncode == 2
+    assert f"(sha256: {hashlib.sha256(path.read_bytes()).hexdigest()} (the mirror's toy.csv))" in unpinned.stderr
+    assert "has no toy/toy.csv" not in unpinned.stderr
