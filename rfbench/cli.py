@@ -68,7 +68,7 @@ def aggregate(argv: list[str] | None = None) -> None:
     summary = records.summarize(trials, by=plotting.series_columns(trials) + plotting.POINT)
     records.write_csv(args.root / "all_summary.csv", summary)
     for metric in args.metrics:
-        if metric in trials:
+        if metric in trials and trials[metric].notna().any():  # classifier=none runs have no test scores
             path = plotting.panels_vs_m(trials, metric, args.root / f"{metric}.png")
             print(f"wrote {path}")
     print(f"wrote {args.root / 'all_trials.csv'} ({len(trials)} trials) and {args.root / 'all_summary.csv'}")

@@ -79,7 +79,7 @@ def metric_panels(trials: pd.DataFrame, metric: str):
     """
     panel = [c for c in PANEL if c in trials]
     series = [c for c in series_columns(trials) if c not in panel]
-    panels = list(trials.groupby(panel, dropna=False))
+    panels = list(trials.dropna(subset=[metric]).groupby(panel, dropna=False))  # a run without it: no panel
     labels = sorted({label for _, sub in panels for label, _ in _curves(sub, series)})
     colors = {label: f"C{i}" for i, label in enumerate(labels)}
     ncols = min(len(panels), 3)
@@ -95,7 +95,7 @@ def metric_panels(trials: pd.DataFrame, metric: str):
             ax.set_yscale("log")
         ax.set(title=" | ".join(str(v) for v in (key if isinstance(key, tuple) else (key,))),
                ylabel=LABELS.get(metric, metric))
-        if any(labels):
+        if ax.get_legend_handles_labels()[1]:  # the panel has curves told apart by a label
             ax.legend(fontsize=7)
     for ax in axes.flat[len(panels):]:
         ax.set_axis_off()

@@ -145,6 +145,12 @@ def test_the_aggregate_gives_unlike_runs_panels_of_their_own():
     assert spambase.get_yscale() == "linear"  # accuracies within a decade
     assert fig.texts[-1].get_text() == "bars: mean ± 1 sd over trials; 3 trial(s) per point"
     plt.close(fig)
+    # a run without the metric (classifier=none: no accuracy) gets no panel
+    no_model = _run("a9a", "gaussian", "rff", [1.0], "gram_error", [0.1]).assign(test_accuracy=np.nan)
+    fig = plotting.metric_panels(pd.concat([trials, no_model]), "test_accuracy")
+    assert [ax.get_title() for ax in fig.axes if ax.axison] == ["letter | sinh_gaussian | askrff",
+                                                                 "spambase | gaussian | rff"]
+    plt.close(fig)
 
 
 def test_two_kernels_on_one_dataset_are_two_panels_and_an_error_spanning_decades_is_logarithmic():
