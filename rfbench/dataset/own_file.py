@@ -84,6 +84,9 @@ def describe(cfg: Mapping[str, Any], cache_dir: str | os.PathLike | None = None)
     cfg = dict(cfg)
     if unknown := sorted(set(cfg) - set(KEYS)):
         raise DatasetError(f"dataset=file has no key(s) {unknown}; its keys: {', '.join(KEYS)}")
+    if missing := [key for key in KEYS if key not in cfg]:
+        raise DatasetError(f"dataset {cfg.get('name')!r} names a path but lacks the keys {missing} of dataset=file: "
+                           "start its YAML with 'defaults: [file, _self_]' to take file.yaml's")
     if not cfg.get("path"):
         raise DatasetError(f"dataset=file reads a file of your own: {_FIX_PATH}")
     train = _located(cfg["path"], "dataset.path")

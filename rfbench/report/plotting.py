@@ -77,14 +77,15 @@ def metric_panels(trials: pd.DataFrame, metric: str):
     nonnegative metric's means span more than a decade (:func:`log_y`).  Within a panel a curve per
     remaining difference (AsK-RFF's part, a swept ``kernel.sigma``), keeping its colour in every panel.
     """
+    trials = trials.dropna(subset=[metric])  # a run without the metric (no model: no accuracy) has no panel
     panel = [c for c in PANEL if c in trials]
-    series = [c for c in series_columns(trials) if c not in panel]
-    panels = list(trials.dropna(subset=[metric]).groupby(panel, dropna=False))  # a run without it: no panel
+    series = _telling(trials, [c for c in series_columns(trials) if c not in panel])
+    panels = list(trials.groupby(panel, dropna=False))
     labels = sorted({label for _, sub in panels for label, _ in _curves(sub, series)})
     colors = {label: f"C{i}" for i, label in enumerate(labels)}
     ncols = min(len(panels), 3)
     nrows = -(-len(panels) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 3.7 * nrows + 0.4), squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 3.7 * nrows + 0.5), squeeze=False)
     points = []
     for ax, (key, sub) in zip(axes.flat, panels):
         for label, curve in _curves(sub, series):
@@ -100,8 +101,21 @@ def metric_panels(trials: pd.DataFrame, metric: str):
     for ax in axes.flat[len(panels):]:
         ax.set_axis_off()
     caption(fig, points)
-    fig.tight_layout(rect=(0, 0.4 / (3.7 * nrows + 0.4), 1, 1))
+    fig.tight_layout(rect=(0, 0.5 / (3.7 * nrows + 0.5), 1, 1))  # the caption's half inch
     return fig
+
+
+def _telling(trials: pd.DataFrame, series: list[str]) -> list[str]:
+    """The columns of ``series`` that tell its curves apart, names first: each that varies and is not determined
+    by those kept before it (a classifier's solver and grid go with its name).  Grouping by them splits the
+    trials as ``series`` does, with short labels."""
+    kept: list[str] = []
+    for column in sorted(series, key=lambda c: not c.endswith(".name")):
+        within = trials.groupby(kept, dropna=False)[column].nunique(dropna=False).max() if kept else \
+            trials[column].nunique(dropna=False)
+        if within > 1:
+            kept.append(column)
+    return kept
 
 
 def _curves(trials: pd.DataFrame, series: list[str]) -> list[tuple[str, pd.DataFrame]]:
@@ -114,7 +128,7 @@ def _curves(trials: pd.DataFrame, series: list[str]) -> list[tuple[str, pd.DataF
 def ratio_axis(ax, ratios: Sequence[float]) -> None:
     """x is M/d on a log2 scale, ticked at ``ratios`` as they are (0.5, 1, 2, ...); a single value is centred."""
     ax.set_xscale("log", base=2)
-    ax.set_xticks(ratios, [f"{r:g}" for r in ratios])
+    ax.set_xticks(ratios, [f"{r:.3g}" for r in ratios])
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlim(min(ratios) / 1.5, max(ratios) * 1.5)
     ax.set_xlabel("M/d")

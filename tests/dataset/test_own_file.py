@@ -252,3 +252,9 @@ def test_a_dataset_yaml_of_your_own_in_config_dir_runs_and_sha256_null_gets_one_
     assert unpinned.returncode == 2
     assert f"(sha256: {hashlib.sha256(path.read_bytes()).hexdigest()} (the mirror's toy.csv))" in unpinned.stderr
     assert "has no toy/toy.csv" not in unpinned.stderr
+
+
+def test_a_config_naming_a_path_takes_the_keys_of_file_yaml(tmp_path):
+    path = write_csv(tmp_path / "my.csv", X, Y)
+    with pytest.raises(DatasetError, match=r"lacks the keys \['test_path', .*'defaults: \[file, _self_\]'"):
+        load({"name": "mine", "path": str(path), "format": "csv"}, tmp_path)

@@ -176,3 +176,20 @@ def test_log_y_only_for_positive_nonnegative_metrics_spanning_more_than_a_decade
     assert not plotting.log_y("test_accuracy", pd.Series([0.99, 0.01]))  # not an error
     assert not plotting.log_y("gram_error", pd.Series([0.0, 0.5]))  # a zero has no logarithm
     assert plotting.log_y("time_fit", pd.Series([0.01, 1.0]))
+
+
+def test_runs_differing_within_a_panel_are_curves_labelled_by_what_tells_them_apart():
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    # classifier.solver goes with classifier.name: the label names only the classifier
+    with_model = _run("spambase", "gaussian", "rff", [1.0, 2.0], "gram_error", [0.2, 0.1]).assign(
+        **{"classifier.name": "liblinear", "classifier.solver": "newton"})
+    without = _run("spambase", "gaussian", "rff", [0.5, 4.0], "gram_error", [0.3, 0.05]).assign(
+        **{"classifier.name": "none", "classifier.solver": np.nan})
+    fig = plotting.metric_panels(pd.concat([with_model, without]), "gram_error")
+    (ax,) = [ax for ax in fig.axes if ax.axison]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["classifier.name=liblinear",
+                                                                   "classifier.name=none"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0.5", "1", "2", "4"]
+    plt.close(fig)
