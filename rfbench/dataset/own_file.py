@@ -98,6 +98,8 @@ def describe(cfg: Mapping[str, Any], cache_dir: str | os.PathLike | None = None)
     if cfg.get("test_path"):
         out["test_sha256"] = _checked_sha256(_located(cfg["test_path"], "dataset.test_path"),
                                              cfg.get("test_sha256"), "dataset.test_sha256")
+    if cfg["header"] not in (AUTO, True, False):
+        raise DatasetError(f"dataset.header={cfg['header']!r} is invalid: true, false or auto")
     if fmt in DELIMITED:
         out["delimiter"] = cfg.get("delimiter") or DELIMITED[fmt]
         out["header"] = has_header(train, out["delimiter"]) if cfg["header"] == AUTO else cfg["header"]

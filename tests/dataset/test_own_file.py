@@ -183,6 +183,7 @@ def test_one_class_in_training_says_what_to_check(tmp_path):
     ({"format": "xml"}, "dataset.format='xml' is invalid"),
     ({"split": {"test_fraction": 1.5, "seed": 0}}, "dataset.split.test_fraction=1.5 is invalid"),
     ({"task": "ranking"}, "dataset.task='ranking' is invalid"),
+    ({"header": "yes"}, "dataset.header='yes' is invalid: true, false or auto"),
     ({"colour": 1}, "dataset=file has no key(s) ['colour']"),
 ])
 def test_bad_options_are_named(tmp_path, monkeypatch, changes, message):
