@@ -9,6 +9,7 @@ import email
 import importlib.util
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -96,6 +97,38 @@ def test_wheel_runs_from_any_folder_with_results_here_and_data_in_the_user_cache
     assert sorted(trials["dataset.name"]) == ["letter", "spambase"]
     assert {p.name for p in (away / "xdg" / "rfbench").iterdir()} >= {"letter", "spambase", "parsed"}
     assert not (tmp_path / "src" / "datasets").exists()
+
+
+#: README example lines: `rfbench ...` in a code block, its comment cut off.
+EXAMPLE = re.compile(r"^ {4}(rfbench .*?)(?:\s+#.*)?$", re.MULTILINE)
+#: Placeholders a reader fills in (a user's files, a cluster's address): not runnable as written.
+PLACEHOLDERS = ("...", "<", "my_", "my.", "/path/to")
+CHECK = """import sys
+from rfbench.engine import launchers
+from rfbench.engine.config import CONFIG_DIR
+from rfbench.engine.preflight import check_command_line
+launchers.check_installed(sys.argv[1:])
+check_command_line(sys.argv[1:], CONFIG_DIR)
+"""
+
+
+def readme_examples() -> list[str]:
+    return [line for line in EXAMPLE.findall((REPO / "README.md").read_text())
+            if not any(p in line for p in PLACEHOLDERS)]
+
+
+@pytest.mark.slow
+def test_every_readme_example_passes_the_checks_of_a_wheel_install(tmp_path):
+    """Every `rfbench` command of the README composes and passes every check a run makes before any work, from
+    the wheel (its configs, its launchers); the README's runs themselves are the CLI tests' (test_cli, above)."""
+    examples = readme_examples()
+    assert any("hydra/launcher=joblib" in e for e in examples) and len(examples) >= 5
+    bin_dir = install(tmp_path, editable=False)
+    for example in examples:
+        argv = shlex.split(example)[1:]
+        proc = subprocess.run([bin_dir / "python", "-c", CHECK, *argv], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=300)
+        assert proc.returncode == 0, f"{example}: {proc.stderr[-2000:]}"
 
 
 @pytest.mark.slow
