@@ -8,10 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import hydra
-from omegaconf import DictConfig
+from hydra.core.global_hydra import GlobalHydra
+from omegaconf import DictConfig, OmegaConf
 
 from rfbench.dataset import DatasetError
-from rfbench.engine import interrupt, runner
+from rfbench.engine import interrupt, launchers, runner
 from rfbench.engine.config import CONFIG_DIR, ConfigError
 from rfbench.engine.preflight import check_command_line
 from rfbench.engine.records import RecordError
@@ -21,8 +22,29 @@ def main() -> None:
     """``rfbench``: check every job of the command line, then let Hydra run them."""
     with interrupt.interruptible("rfbench"):
         with _reported():
+            launchers.check_installed(sys.argv[1:])
             check_command_line(sys.argv[1:], CONFIG_DIR)
         _run()
+
+
+#: Config folders that are not options of an experiment: the campaigns (read by rfbench-campaign) and Hydra's own.
+NOT_SELECTABLE = ("campaign", "hydra")
+
+
+def selectable_groups() -> str:
+    """``rfbench --help``'s list (``${rfbench_groups:}`` in ``configs/config.yaml``): each config group a
+    command line selects with its options, ``--config-dir``'s included, and the launchers installed."""
+    if not GlobalHydra.instance().is_initialized():  # resolved outside Hydra's help: nothing to list
+        return ""
+    loader = GlobalHydra.instance().config_loader()
+    lines = [f"{group}: {', '.join(sorted(loader.get_group_options(group)))}"
+             for group in sorted(loader.list_groups("")) if group not in NOT_SELECTABLE]
+    installed = launchers.options(loader.get_group_options("hydra/launcher"))
+    lines.append(f"hydra/launcher (a sweep's, with -m): {', '.join(installed)}")
+    return "\n".join(lines)
+
+
+OmegaConf.register_new_resolver("rfbench_groups", selectable_groups)
 
 
 @hydra.main(version_base="1.3", config_path=CONFIG_DIR, config_name="config")

@@ -72,7 +72,7 @@ def test_rerun_resumes_and_same_seed_gives_same_numbers(rff_run):
     proc = rfbench(tmp, "dataset=spambase", "kernel=gaussian", "feature_map=rff",
                    "feature_map.m_over_d=2", "experiment.trials=3")
     assert proc.returncode == 0, proc.stderr
-    assert "1 trial(s) to do" in proc.stderr + proc.stdout
+    assert "2 of 3 trials already recorded; computing 1" in proc.stderr + proc.stdout
     after = pd.read_csv(run_dir(tmp) / "trials.csv")
     assert list(after["trial"]) == [0, 1, 2]
     pd.testing.assert_frame_equal(after.iloc[:2], before, check_dtype=False)
@@ -148,7 +148,7 @@ def test_each_kernel_runs_its_natural_feature_map_and_an_explicit_one_wins(tmp_p
     explicit = rfbench(tmp_path, "kernel=sinh_gaussian", "feature_map=askrff", *quick)
     assert explicit.returncode == 0, explicit.stderr
     assert f"run {runs['sinh_gaussian'].name}" in explicit.stdout + explicit.stderr
-    assert "0 trial(s) to do" in explicit.stdout + explicit.stderr
+    assert "1 of 1 trials already recorded; computing 0" in explicit.stdout + explicit.stderr
     refused = rfbench(tmp_path, "-m", "kernel=sinh_gaussian", "feature_map=rff", *quick)
     assert refused.returncode == 2
     assert "feature_map=rff cannot approximate kernel=sinh_gaussian" in refused.stderr

@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -37,7 +38,7 @@ from rfbench.engine import atomic, components, frames, interrupt, jobs, records
 from rfbench.engine import config as config_
 from rfbench.engine.atomic import write_atomic
 from rfbench.engine.memory import peak_mib
-from rfbench.engine.progress import TrialProgress, trial_progress
+from rfbench.engine.progress import TRIAL_LOG, TrialProgress, trial_progress
 from rfbench.kernel import Kernel
 from rfbench.metrics import relative_gram_errors, test_scores
 
@@ -128,8 +129,10 @@ def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: list[
     if exp["force"]:
         records.clear_trials(out / "trials.csv")
         records.clear_trials(out / "grid.csv")
-    log.info("run %s: %s, %d trial(s) to do in %s", out.name, _describe(cfg), len(todo), out)
-    with trial_progress(exp["trials"], exp["trials"] - len(todo), name=f"run {out.name}") as progress:
+    recorded = exp["trials"] - len(todo)
+    log.info("run %s: %s -> %s", out.name, _describe(cfg), out)
+    log.info("%d of %d trials already recorded; computing %d", recorded, exp["trials"], len(todo))
+    with trial_progress(exp["trials"], recorded, name=f"run {out.name}") as progress:
         # The first trial here: a config error known only from the features surfaces as in a serial
         # run, and the workers, forked after it, inherit its warm caches (numba's kernels, the data).
         busy = [t for t in todo[:1] if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]
@@ -176,25 +179,47 @@ def _run_in_workers(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: l
     a temporary the next run removes.
     """
     context = multiprocessing.get_context("fork")
-    tasks, results = context.SimpleQueue(), context.Queue()
+    tasks, results, fits = context.SimpleQueue(), context.Queue(), context.Queue()
     processes, busy = [], []
     try:
         with _signals_deferred():  # one handled in os.fork's hooks would be lost there
             for _ in range(workers):
-                processes.append(context.Process(target=_worker, args=(cfg, data, kernel, out, tasks, results),
+                processes.append(context.Process(target=_worker, args=(cfg, data, kernel, out, tasks, results, fits),
                                                  name="rfbench-trials", daemon=True))
                 processes[-1].start()
-        for t in [*todo, *[None] * workers]:  # None: no more trials; after the start, as a full pipe blocks
-            tasks.put(t)
-        for _ in todo:
-            t, claimed = _next_result(results, processes)
-            if claimed:
-                progress.trial_done()
-            else:
-                busy.append(t)
+        with _forwarded_fits(fits, progress):
+            for t in [*todo, *[None] * workers]:  # None: no more trials; after the start, as a full pipe blocks
+                tasks.put(t)
+            for _ in todo:
+                t, claimed = _next_result(results, processes)
+                if claimed:
+                    progress.trial_done(t)
+                else:
+                    busy.append(t)
     finally:
         _end(processes)
     return busy
+
+
+@contextlib.contextmanager
+def _forwarded_fits(fits, progress: TrialProgress) -> Iterator[None]:
+    """The workers' model-selection fits, (trial, done, total) on ``fits``, shown by ``progress`` while the block runs:
+    the bar moves inside the trials at work, not only when one ends."""
+    stop = threading.Event()
+
+    def forward() -> None:  # polls: a sentinel could wait behind the write lock of a worker killed mid-put
+        while not stop.is_set():
+            with contextlib.suppress(queue.Empty):
+                t, done, total = fits.get(timeout=0.2)
+                progress.fits(done, total, t)
+
+    thread = threading.Thread(target=forward, name="rfbench-fits", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=1.0)
 
 
 def _end(processes: list[multiprocessing.Process], grace: float = 5.0) -> None:
@@ -229,9 +254,9 @@ def _next_result(results: multiprocessing.Queue, processes: list) -> tuple[int, 
         return t, claimed
 
 
-def _worker(cfg: dict, data: Dataset, kernel: Kernel, out: Path, tasks, results) -> None:
+def _worker(cfg: dict, data: Dataset, kernel: Kernel, out: Path, tasks, results, fits) -> None:
     """A forked worker: compute and record trials from ``tasks`` until None, putting (trial, claimed, error)
-    on ``results``; an error ends it.
+    on ``results`` and its model's fits, (trial, done, total), on ``fits``; an error ends it.
 
     Ctrl-C is left to the parent (which ends the workers), SIGTERM kills.  Its models train their
     folds in one thread (the results do not depend on it); BLAS keeps the job's threads, as a
@@ -242,7 +267,9 @@ def _worker(cfg: dict, data: Dataset, kernel: Kernel, out: Path, tasks, results)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while (t := tasks.get()) is not None:
         try:
-            results.put((t, _run_trial(cfg, data, kernel, out, t, None, wait=False, cv_threads=1), None))
+            claimed = _run_trial(cfg, data, kernel, out, t, None, wait=False, cv_threads=1,
+                                 fits=lambda done, total, t=t: fits.put((t, done, total)))
+            results.put((t, claimed, None))
         except Exception as error:  # raised again in the parent
             results.put((t, False, error))
             return
@@ -273,30 +300,33 @@ def _summarize(out: Path) -> pd.DataFrame:
     summary = records.summarize(trials)
     records.write_csv(out / "summary.csv", summary)
     log.info("summary over %d trial(s): %s", len(trials), _format_summary(summary))
+    log.info("results in %s: trials.csv (a row per trial), %ssummary.csv, config.yaml, run.log (each trial's line)",
+             out, "grid.csv, " if frames.stored(out / "grid.csv").exists() else "")
     return trials
 
 
 def _run_trial(cfg: dict, data: Dataset, kernel: Kernel, out: Path, t: int, progress: TrialProgress | None,
-               *, wait: bool, cv_threads: int | None = None) -> bool:
+               *, wait: bool, cv_threads: int | None = None, fits: FitProgress | None = None) -> bool:
     """Compute and record trial ``t`` unless it is recorded; False if another process holds it.
 
     The model's grid scores go to ``grid.csv`` first: a trial counts as done once its row is in
     ``trials.csv``, and a trial computed again replaces its grid rows.  ``cv_threads``: threads
-    training the model's folds, if not ``_cv_threads(cfg)``.
+    training the model's folds, if not ``_cv_threads(cfg)``; ``fits``: where the model reports its
+    fits, if not ``progress`` (a worker's, sent to its parent).  The trial's line goes to ``run.log``.
     """
     with records.claim(out, t, wait=wait) as claimed:
         if not claimed:
             return False
         if t not in records.recorded(out / "trials.csv"):
-            measured, grid = _trial(cfg, data, kernel, t, progress and progress.fits, cv_threads)
+            measured, grid = _trial(cfg, data, kernel, t, fits or (progress and progress.fits_of(t)), cv_threads)
             ids = {"run_id": out.name, "trial": t}
             if grid is not None:
                 records.record_grid(out / "grid.csv", grid.assign(**ids))
             row = {**config_.flatten(cfg), **ids, "seed": cfg["experiment"]["seed"], **measured}
             records.record_trial(out / "trials.csv", row)
-            log.info("trial %d/%d: %s", t + 1, cfg["experiment"]["trials"], _format_metrics(row))  # 1-based
+            TRIAL_LOG.info("trial %d/%d: %s", t + 1, cfg["experiment"]["trials"], _format_metrics(row))  # 1-based
         if progress is not None:  # a worker's trials are counted by its parent
-            progress.trial_done()
+            progress.trial_done(t)
     return True
 
 
@@ -452,12 +482,14 @@ def _format_summary(summary: pd.DataFrame) -> str:
 
 @contextlib.contextmanager
 def _log_to(path: Path) -> Iterator[None]:
-    """Also write the rfbench log of this run to ``path``."""
+    """Also write the rfbench log of this run to ``path``, with each trial's line (``TRIAL_LOG``: there only)."""
     handler = logging.FileHandler(path)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    log.addHandler(handler)
+    for logger in (log, TRIAL_LOG):
+        logger.addHandler(handler)
     try:
         yield
     finally:
-        log.removeHandler(handler)
+        for logger in (log, TRIAL_LOG):
+            logger.removeHandler(handler)
         handler.close()

@@ -1,8 +1,10 @@
-"""Run progress: bars on a terminal, plain done/total lines elsewhere."""
+"""Run progress and the console of a run: bars on a terminal, plain done/total lines elsewhere; the model's
+path once, each trial's line in run.log, the run folder named, a resume's count of recorded trials."""
 import contextlib
 import fcntl
 import io
 import logging
+import multiprocessing
 import os
 import pty
 import re
@@ -11,10 +13,11 @@ import subprocess
 import sys
 import termios
 import time
+from pathlib import Path
 
 import pytest
 
-from rfbench.engine import progress
+from rfbench.engine import progress, runner
 from tests.conftest import REPO
 
 
@@ -78,10 +81,91 @@ def test_terminal_bars_show_trials_and_fits(monkeypatch):
     assert "trials:" in shown and "2/3 " in shown and "\r" in shown
 
 
-def run_rfbench(results_dir, env=None, **popen) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "rfbench", f"experiment.results_dir={results_dir}", "experiment.trials=2",
-           "experiment.n_gram=100", "classifier.log2_C=[0]"]
+def test_fits_of_several_trials_at_work_add_up_on_the_bar(monkeypatch):
+    monkeypatch.delenv("CI", raising=False)
+    terminal = FakeTerminal()
+    with progress.trial_progress(4, 1, terminal) as bar:
+        bar.fits(3, 10, 1)
+        bar.fits(4, 10, 2)  # two workers' trials at once
+        assert bar._fits.n == 7 and bar._fits.total == 20
+        bar.trial_done(1)
+        bar.fits(5, 10, 2)
+        assert bar._fits.n == 5 and bar._fits.total == 10
+
+
+def test_plain_fit_lines_name_the_trials_at_work(caplog, monkeypatch):
+    monkeypatch.setattr(progress, "FIT_LOG_INTERVAL", 0.0)
+    with caplog.at_level(logging.INFO, logger="rfbench"), progress.trial_progress(10, 2, io.StringIO()) as bar:
+        bar.fits(3, 55, 2)
+        bar.fits(4, 55, 3)
+    assert caplog.records[-1].getMessage() == "progress: trials 3-4/10, model selection 7/110 fits"
+
+
+def _send_fits(fits) -> None:
+    fits.put((5, 2, 8))
+
+
+def test_the_workers_fits_reach_the_parents_bar():
+    """A forked worker's (trial, done, total) on the queue moves the parent's count inside that trial."""
+    context = multiprocessing.get_context("fork")
+    fits = context.Queue()
+    with progress.trial_progress(10, 0, io.StringIO()) as bar, runner._forwarded_fits(fits, bar):
+        worker = context.Process(target=_send_fits, args=(fits,))
+        worker.start()
+        worker.join()
+        deadline = time.monotonic() + 10
+        while not bar._fit_counts and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert bar._fit_counts == {5: (2, 8)}
+
+
+def test_the_model_line_passes_once_per_run(caplog):
+    with caplog.at_level(logging.INFO, logger="rfbench"):
+        with progress.trial_progress(3, 0, io.StringIO()):
+            for _ in range(3):
+                progress.log.info("model: solver=newton, exact, on %d rows", 40)
+            progress.log.info("model: LibLinear -s 1 on dense features")  # another path: shown too
+        with progress.trial_progress(3, 0, io.StringIO()):  # the next run shows its own
+            progress.log.info("model: solver=newton, exact, on %d rows", 40)
+    assert [r.getMessage() for r in caplog.records] == [
+        "model: solver=newton, exact, on 40 rows", "model: LibLinear -s 1 on dense features",
+        "model: solver=newton, exact, on 40 rows"]
+
+
+def run_rfbench(results_dir, env=None, trials=2, **popen) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "rfbench", f"experiment.results_dir={results_dir}", f"experiment.trials={trials}",
+           "experiment.n_gram=100", "classifier.log2_C=[0,4]"]
     return subprocess.Popen(cmd, cwd=REPO, env={**os.environ, **(env or {})}, **popen)
+
+
+def console(results_dir: Path, trials: int) -> str:
+    """What a run of ``trials`` trials prints in CI (stdout and stderr, as a CI log shows them)."""
+    proc = run_rfbench(results_dir, {"CI": "true"}, trials, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    out, _ = proc.communicate(timeout=600)
+    assert proc.returncode == 0, out
+    return out
+
+
+@pytest.mark.slow
+def test_the_console_of_a_run_is_quiet_and_names_its_folder(tmp_path):
+    out = console(tmp_path, 3)  # trial 1 here, trials 2 and 3 in forked workers (2 cores)
+    (run,) = (tmp_path / "default" / "runs").iterdir()
+    messages = [line.split(" - ", 1)[1] for line in out.splitlines()]
+    assert messages[0] == f"run {run.name}: dataset=spambase kernel=gaussian feature_map=rff M/d=2 -> {run}"
+    assert messages[1] == "0 of 3 trials already recorded; computing 3"
+    assert sum(m.startswith("model: ") for m in messages) == 1  # not once per trial
+    assert [m.split(",")[1] for m in messages if m.startswith("progress:")] == [" 1/3 trials", " 2/3 trials",
+                                                                                 " 3/3 trials"]
+    assert not [m for m in messages if re.match(r"trial \d", m)]  # each trial's line is in run.log
+    assert messages[-2].startswith("summary over 3 trial(s): test_accuracy = ")
+    assert messages[-1] == (f"results in {run}: trials.csv (a row per trial), grid.csv, summary.csv, config.yaml, "
+                            "run.log (each trial's line)")
+    assert len(messages) == 8
+    logged = re.findall(r"INFO trial (\d)/3: test_accuracy=", (run / "run.log").read_text())
+    assert sorted(logged) == ["1", "2", "3"]
+    resumed = console(tmp_path, 4)
+    assert "3 of 4 trials already recorded; computing 1" in resumed
 
 
 @pytest.mark.slow
@@ -113,7 +197,8 @@ def read_terminal(results_dir, env) -> str:
 @pytest.mark.parametrize("ci", ["", "true"])
 def test_a_terminal_shows_a_trial_bar_unless_ci(tmp_path, ci):
     shown = read_terminal(tmp_path, {"CI": ci})
-    assert "trial 1/2: test_accuracy=" in shown  # the log lines show either way (1-based)
+    assert "0 of 2 trials already recorded; computing 2" in shown  # the log lines show either way
+    assert "trial 1/2: test_accuracy=" not in shown  # in run.log
     if ci:
         assert re.search(r"progress: run [0-9a-f]{12}, 2/2 trials", shown) and "trials:" not in shown
     else:

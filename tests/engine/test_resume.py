@@ -78,7 +78,8 @@ def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, uninterru
     rerun = subprocess.run(command(tmp_path), cwd=REPO, capture_output=True, text=True, timeout=600)
     assert rerun.returncode == 0, rerun.stderr
     if len(partial) < TRIALS:
-        assert f"{TRIALS - len(partial)} trial(s) to do" in rerun.stdout + rerun.stderr
+        assert (f"{len(partial)} of {TRIALS} trials already recorded; computing {TRIALS - len(partial)}"
+                in rerun.stdout + rerun.stderr)
     pd.testing.assert_frame_equal(pd.read_csv(trials_csv(tmp_path))[METRICS], uninterrupted)
 
 
@@ -119,7 +120,8 @@ def test_rerun_removes_stray_temporaries_and_repairs_a_cut_row(tmp_path, finishe
     rerun = subprocess.run(command(tmp_path), cwd=REPO, capture_output=True, text=True, timeout=600)
     assert rerun.returncode == 0, rerun.stderr
     assert list(finished.parent.glob(".*.part")) == []
-    assert "dropped an incomplete last line" in rerun.stdout and "1 trial(s) to do" in rerun.stdout
+    assert "dropped an incomplete last line" in rerun.stdout
+    assert f"{TRIALS - 1} of {TRIALS} trials already recorded; computing 1" in rerun.stdout
     pd.testing.assert_frame_equal(pd.read_csv(finished)[METRICS], uninterrupted)
 
 

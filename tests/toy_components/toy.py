@@ -10,7 +10,7 @@ from scipy.stats import ortho_group
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from rfbench.feature_map import FeatureMap
-from rfbench.kernel import LinearKernel
+from rfbench.kernel import GaussianKernel, Kernel, LinearKernel
 from rfbench.model.grid_search import GridSearchResults
 
 
@@ -35,6 +35,37 @@ class RandomRotation(FeatureMap):
 
     def transform(self, X) -> np.ndarray:
         return self.scale * self._validate_X(X) @ self.rotation_.T
+
+
+class PlainGaussianRFF(FeatureMap):
+    """z(x) = M^-1/2 [cos(W^T x), sin(W^T x)], W ~ N(0, sigma^-2 I) in float64: Rahimi & Recht's features
+    written from scratch, a Gaussian-kernel map for the atlas (``configs/feature_map/toy_rff.yaml``)."""
+
+    approximates = (GaussianKernel,)
+
+    def __init__(self, n_components: int = 100, sigma: float = 1.0, random_state: int | None = None) -> None:
+        self.n_components = n_components
+        self.sigma = sigma
+        self.random_state = random_state
+
+    @classmethod
+    def from_kernel(cls, kernel: Kernel, **params) -> PlainGaussianRFF:
+        return cls(sigma=kernel.sigma, **params)
+
+    def check_params(self) -> None:
+        if not self.n_components >= 1:
+            raise ValueError(f"n_components={self.n_components!r} is invalid: an integer >= 1")
+
+    def fit(self, X, y=None) -> PlainGaussianRFF:
+        self.check_params()
+        d = self._validate_X(X, reset=True).shape[1]
+        rng = np.random.default_rng(self.random_state)
+        self.random_weights_ = rng.standard_normal((d, self.n_components)) / self.sigma
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        projected = self._validate_X(X) @ self.random_weights_
+        return np.hstack([np.cos(projected), np.sin(projected)]) / np.sqrt(self.n_components)
 
 
 class NearestCentroid(GridSearchResults, ClassifierMixin, BaseEstimator):

@@ -1,9 +1,14 @@
 """The atlas's report, from the records alone: every map's error, accuracy, time and memory.
 
     python -m rfbench.papers.atlas.report [--results results]
+    python -m rfbench.papers.atlas.report --own atlas_own --reference results --results my_results
 
 reads the runs below ``<results>/atlas/runs/`` (``make atlas``, ``configs/campaign/atlas.yaml``) and
-the bandwidth job's records below ``<results>/atlas/bandwidth/`` and writes ``<results>/atlas/``:
+the bandwidth job's records below ``<results>/atlas/bandwidth/`` and writes ``<results>/atlas/``.
+With ``--own <name>`` (the campaign's ``own_*`` targets: a user's own feature map), it reads the atlas
+from ``<reference>/atlas`` (the committed records, never written) and the user's runs from
+``<results>/<name>/runs``, and writes the same files, the user's maps beside the atlas's, to
+``<results>/<name>/``; its budget tables add where each of the user's maps stands.  The files:
 
 - ``points.csv``: one row per kernel, dataset, map and width: columns (mean), the relative Gram
   errors (Frobenius, spectral) and the test score (mean, sd, trials), the training set's transform
@@ -47,20 +52,43 @@ POINT_KEYS = ["kernel.name", "dataset.name", "map", "feature_map.m_over_d", "fea
 VARIANT_NAMES = {"cos_offset_2m": "rff cos+b"}
 
 
-def render_atlas(results: Path) -> Path:
-    """Write the atlas's tables, figures and Markdown under ``<results>/atlas`` from its records."""
-    out = results / "atlas"
-    bandwidths = read_bandwidths(out / "bandwidth")
-    trials = read_trials(out)
+def render_atlas(results: Path, own: str | None = None, reference: Path | None = None) -> Path:
+    """Write the atlas's tables, figures and Markdown under ``<results>/atlas`` from its records.
+
+    ``own``: the experiment name of a user's runs (``<results>/<own>/runs``), drawn beside the atlas of
+    ``<reference>/atlas`` (default ``results``), which is read only; the output goes to ``<results>/<own>``.
+    """
+    atlas = (reference or results) / "atlas"
+    out = results / own if own else atlas
+    bandwidths = read_bandwidths(atlas / "bandwidth")
+    trials = read_trials(atlas)
+    coverage = (trials["run_id"].nunique(), planned_runs())
+    mine = read_own(out, trials) if own else trials.iloc[:0]
+    trials = pd.concat([trials[~trials["run_id"].isin(mine["run_id"])], mine], ignore_index=True)
     check_bandwidths(trials, bandwidths)
     points = point_table(trials)
     records.write_csv(out / "points.csv", points)
-    budget = budget_table(points)
+    own_maps = sorted(mine["map"].unique())
+    budget = budget_table(points, own_maps)
     records.write_csv(out / "budget.csv", budget)
-    figures = [fig for kernel, sub in points.groupby("kernel") for fig in _figures(sub, kernel, out)]
-    coverage = (trials["run_id"].nunique(), planned_runs())
-    write_atomic(out / "atlas.md", _markdown(bandwidths, budget, points, figures, coverage))
+    figures = [fig for kernel, sub in points.groupby("kernel") for fig in _figures(sub, kernel, out, own_maps)]
+    intro = _own_intro(out, mine, atlas) if own else ""
+    write_atomic(out / "atlas.md", _markdown(bandwidths, budget, points, figures, coverage, intro, own_maps))
     return out
+
+
+def read_own(out: Path, atlas_trials: pd.DataFrame) -> pd.DataFrame:
+    """A user's runs below ``out/runs``; RecordError if there are none, ValueError if a map of theirs takes the
+    name of an atlas map (one point would then mix two maps)."""
+    if not any(out.glob("runs/*/trials.csv")):
+        raise records.RecordError(f"no run below {out / 'runs'}: run `rfbench-campaign atlas own_gaussian "
+                                  "-- feature_map=<yours> --config-dir <your configs>` first")
+    mine = read_trials(out)
+    clash = set(mine["map"]) & set(atlas_trials.loc[~atlas_trials["run_id"].isin(mine["run_id"]), "map"])
+    if clash:
+        raise ValueError(f"your map's name {sorted(clash)} is an atlas map's: give yours another name (the "
+                         "`name:` of its YAML)")
+    return mine
 
 
 def planned_runs() -> int:
@@ -126,8 +154,8 @@ def point_table(trials: pd.DataFrame) -> pd.DataFrame:
         ["kernel", "dataset", "map", "width"], ignore_index=True)
 
 
-def budget_table(points: pd.DataFrame) -> pd.DataFrame:
-    """Which map for which budget, per kernel and dataset.
+def budget_table(points: pd.DataFrame, own: Sequence[str] = ()) -> pd.DataFrame:
+    """Which map for which budget, per kernel and dataset; a column per map of ``own`` says where it stands.
 
     For each width budget (at most 2^k d columns) and time budget (transform at most T seconds),
     each map's best point within it (lowest mean Frobenius Gram error; for the test score, the best
@@ -146,18 +174,24 @@ def budget_table(points: pd.DataFrame) -> pd.DataFrame:
                 budgets += [("time", f"<= {t:g} s transform", sub["time_transform"] <= t) for t in TIME_BUDGETS]
             for kind, budget, within in budgets:
                 rows.append({"kernel": kernel, "dataset": dataset, "metric": metric, "budget_kind": kind,
-                             "budget": budget, **best_within(sub[within], metric, lower)})
+                             "budget": budget, **best_within(sub[within], metric, lower),
+                             **{name: standing(sub[within], metric, lower, name) for name in own}})
     return pd.DataFrame(rows)
+
+
+def _best_per_map(points: pd.DataFrame, metric: str, lower_is_better: bool) -> pd.DataFrame:
+    """Each map's best point among ``points`` by ``metric``, best first (``_key``: the signed mean)."""
+    points = points.dropna(subset=[f"{metric}_mean"])
+    sign = 1.0 if lower_is_better else -1.0
+    order = points.assign(_key=sign * points[f"{metric}_mean"]).sort_values(["_key", "width"], kind="stable")
+    return order.drop_duplicates("map").reset_index(drop=True)
 
 
 def best_within(points: pd.DataFrame, metric: str, lower_is_better: bool) -> dict[str, object]:
     """The winning map among ``points`` by ``metric`` (or a tie), its point's mean and sd, and the runner-up."""
-    points = points.dropna(subset=[f"{metric}_mean"])
-    if points.empty:
+    best_per_map = _best_per_map(points, metric, lower_is_better)
+    if best_per_map.empty:
         return {"choice": "none", "mean": np.nan, "std": np.nan, "runner_up": "", "gap": np.nan}
-    sign = 1.0 if lower_is_better else -1.0
-    order = points.assign(_key=sign * points[f"{metric}_mean"]).sort_values(["_key", "width"], kind="stable")
-    best_per_map = order.drop_duplicates("map")  # each map's best point within the budget
     top, rest = best_per_map.iloc[0], best_per_map.iloc[1:]
     sd = best_per_map[f"{metric}_std"].fillna(0.0)
     reach = (best_per_map["_key"] - top["_key"]) <= sd.iloc[0] + sd
@@ -168,20 +202,34 @@ def best_within(points: pd.DataFrame, metric: str, lower_is_better: bool) -> dic
             "gap": abs(rest[f"{metric}_mean"].iloc[0] - top[f"{metric}_mean"]) if len(rest) else np.nan}
 
 
-def _figures(points: pd.DataFrame, kernel: str, out: Path) -> list[Path]:
+def standing(points: pd.DataFrame, metric: str, lower_is_better: bool, name: str) -> str:
+    """Where map ``name`` stands among ``points`` by ``metric``: '2 of 10 (0.012 ± 0.001)', its best point's."""
+    best_per_map = _best_per_map(points, metric, lower_is_better)
+    rank = best_per_map.index[best_per_map["map"] == name]
+    if not len(rank):
+        return "no point within"
+    row = best_per_map.loc[rank[0]]
+    std = row[f"{metric}_std"] if np.isfinite(row[f"{metric}_std"]) else 0.0
+    return f"{rank[0] + 1} of {len(best_per_map)} ({render.mean_sd(row[f'{metric}_mean'], std, '.3g')})"
+
+
+def _figures(points: pd.DataFrame, kernel: str, out: Path, own: Sequence[str] = ()) -> list[Path]:
     """Error and score against width, and error against transform time with the Pareto fronts."""
-    figures = [_panels(points, "width", ["gram_error", "gram_error_spectral"], out / f"error_vs_width_{kernel}.png"),
-               _panels(points, "time_transform", ["gram_error"], out / f"pareto_{kernel}.png", pareto=True)]
+    figures = [_panels(points, "width", ["gram_error", "gram_error_spectral"], out / f"error_vs_width_{kernel}.png",
+                       own=own),
+               _panels(points, "time_transform", ["gram_error"], out / f"pareto_{kernel}.png", pareto=True, own=own)]
     scores = [s for s in SCORES if f"{s}_mean" in points and points[f"{s}_mean"].notna().any()]
     if scores:
-        figures.append(_panels(points, "width", scores, out / f"score_vs_width_{kernel}.png"))
+        figures.append(_panels(points, "width", scores, out / f"score_vs_width_{kernel}.png", own=own))
     return figures
 
 
-def _panels(points: pd.DataFrame, x: str, metrics: Sequence[str], path: Path, *, pareto: bool = False) -> Path:
-    """One panel per dataset (columns) and metric (rows): each map's mean +- 1 sd against ``x`` (log axes)."""
+def _panels(points: pd.DataFrame, x: str, metrics: Sequence[str], path: Path, *, pareto: bool = False,
+            own: Sequence[str] = ()) -> Path:
+    """One panel per dataset (columns) and metric (rows): each map's mean +- 1 sd against ``x`` (log axes);
+    the maps of ``own`` (a user's) drawn thicker."""
     datasets, maps = sorted(points["dataset"].unique()), sorted(points["map"].unique())
-    colors = {m: f"C{i % 10}" for i, m in enumerate(maps)}
+    colors = {m: "k" if m in own else f"C{i % 10}" for i, m in enumerate(maps)}  # a user's map stands out
     markers = dict(zip(maps, "osD^v<>ph*Xd"))
     fig, axes = plt.subplots(len(metrics), len(datasets), figsize=(max(3.6 * len(datasets), 7.5), 3.3 * len(metrics)),
                              squeeze=False)
@@ -191,8 +239,8 @@ def _panels(points: pd.DataFrame, x: str, metrics: Sequence[str], path: Path, *,
             for name, curve in sub.groupby("map"):
                 curve = curve.sort_values(x)
                 ax.errorbar(curve[x], curve[f"{metric}_mean"], yerr=curve[f"{metric}_std"].fillna(0),
-                            color=colors[name], marker=markers[name], ms=3, capsize=2, lw=0.8,
-                            ls=":" if pareto else "-")
+                            color=colors[name], marker=markers[name], ms=3, capsize=2,
+                            lw=2.0 if name in own else 0.8, ls=":" if pareto else "-")
             if pareto and len(sub):
                 front = pareto_front(sub, x, f"{metric}_mean")
                 ax.step(front[x], front[f"{metric}_mean"], where="post", color="k", lw=1.2)
@@ -226,19 +274,22 @@ def pareto_front(points: pd.DataFrame, x: str, y: str) -> pd.DataFrame:
 
 
 def _markdown(bandwidths: pd.DataFrame, budget: pd.DataFrame, points: pd.DataFrame, figures: list[Path],
-              coverage: tuple[int, int]) -> str:
+              coverage: tuple[int, int], intro: str = "", own: Sequence[str] = ()) -> str:
     shown = budget.assign(cell=[f"{c} ({render.mean_sd(m, s, '.3g')})" if np.isfinite(m) else c for c, m, s in
                                 zip(budget["choice"], budget["mean"], budget["std"].fillna(0))])
     sections: list[tuple[str, pd.DataFrame | str]] = [
         ("", "Every map of the atlas, side by side at one bandwidth per dataset (no paper publishes these "
-             "numbers: verdict-free). How it is run and read: README.md beside this file." + _coverage(*coverage)),
+             "numbers: verdict-free). How it is run and read: README.md beside this file." + _coverage(*coverage)
+             + intro),
         ("Bandwidths (results/atlas/bandwidth)", bandwidths[["dataset", "kernel", "median_distance", "log2_factor",
                                                              "sigma", "score_name", "cv_score", "lambda"]]),
     ]
     for (metric, kind), sub in shown.groupby(["metric", "budget_kind"], sort=False):
-        table = sub.pivot_table(index=["kernel", "dataset"], columns="budget", values="cell", aggfunc="first",
-                                sort=False).reset_index()
-        sections.append((f"Which map for which {kind} budget: {metric} (the best point's mean ± sd)", table))
+        title = f"Which map for which {kind} budget: {metric} (the best point's mean ± sd)"
+        for column, heading in [("cell", title), *((name, f"{title}: where {name} stands") for name in own)]:
+            table = sub.pivot_table(index=["kernel", "dataset"], columns="budget", values=column, aggfunc="first",
+                                    sort=False).reset_index()
+            sections.append((heading, table))
     sections.append(("Figures", "\n".join(f"![{p.stem}]({p.name})" for p in figures)))
     sections.append(("Points", f"{len(points)} points, {int(points['trials'].sum())} trials: points.csv"))
     return render.markdown("The atlas of random feature maps", sections)
@@ -252,11 +303,19 @@ def _coverage(recorded: int, planned: int) -> str:
             "has no record there yet, so a 'best' map here may not be the best of the full atlas.")
 
 
+def _own_intro(out: Path, mine: pd.DataFrame, atlas: Path) -> str:
+    return (f"\n\n**Your maps: {', '.join(sorted(mine['map'].unique()))}** ({mine['run_id'].nunique()} runs in "
+            f"{out / 'runs'}), drawn thicker beside the atlas's maps, whose records are read from {atlas}; the "
+            "budget tables add where each of yours stands among all maps (its rank, by its best point there).")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (default: results)")
+    parser.add_argument("--own", help="experiment name of your own map's runs (<results>/<own>/runs), e.g. atlas_own")
+    parser.add_argument("--reference", type=Path, help="with --own: the tree of the atlas's records (read only)")
     args = parser.parse_args(argv)
-    print(f"wrote {render_atlas(args.results)}")
+    print(f"wrote {render_atlas(args.results, args.own, args.reference)}")
 
 
 if __name__ == "__main__":
