@@ -21,6 +21,13 @@ class StructuredOrthogonalRFF(StructuredRFF):
     columns: 2M columns for M = ``n_components``).  Applying V_b takes three transforms,
     3 p log2 p additions, against p^2 multiply-adds for a dense block.
 
+    Padding: when d < p, the rows are orthogonal in R^p but not on the d coordinates the
+    data occupy, so SORF's variance is that of ORF drawn in R^p on the zero-padded data,
+    not ORF's in R^d: orthogonality's variance reduction, a sum over pairs of one
+    block's rows of terms of order 1 / (block width), keeps about d / p of ORF's at M = d
+    and recovers as M fills whole blocks of p rows (MNIST, d = 784: ``make atlas-sorf``,
+    results/atlas/README.md; tests/feature_map/test_sorf.py).
+
     Attributes
     ----------
     signs_ : ndarray of shape (n_blocks, 3, p)

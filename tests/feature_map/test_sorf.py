@@ -6,7 +6,7 @@ import pytest
 from scipy.linalg import hadamard
 from scipy.spatial.distance import cdist
 
-from rfbench.feature_map import OrthogonalRFF, StructuredOrthogonalRFF
+from rfbench.feature_map import GaussianRFF, OrthogonalRFF, StructuredOrthogonalRFF
 from rfbench.metrics import approximate_gram
 
 SIGMA = 1.3
@@ -68,6 +68,27 @@ def test_kernel_error_is_close_to_orf_at_moderate_d():
         return np.mean(errors) / np.linalg.norm(K)
 
     assert mean_error(StructuredOrthogonalRFF) < 1.25 * mean_error(OrthogonalRFF)
+
+
+def test_padding_costs_the_orthogonality_orf_would_have_in_the_data_width():
+    """d = 40, padded to p = 64, M = d (issue 45's MNIST effect, small): SORF's rows are orthogonal in R^p,
+    not on the d data coordinates, so its mean squared Gram error is ORF's drawn in R^p on the zero-padded
+    data, not ORF's in R^d. Yu et al.'s variance reduction is a sum over pairs of one block's frequencies,
+    each pair's term of order 1 / (block width): at M = d it keeps about d / p of ORF's reduction below RFF."""
+    d, p, m = 40, 64, 40
+    X = np.random.default_rng(5).normal(size=(40, d))
+    sigma = np.sqrt(d)
+    K = np.exp(-cdist(X, X, "sqeuclidean") / (2 * sigma**2))
+
+    def mse(cls, data):
+        return np.mean([np.sum((approximate_gram(cls(n_components=m, sigma=sigma, random_state=s).fit(data), data)
+                                - K) ** 2) for s in range(100)])
+
+    rff, orf, sorf = mse(GaussianRFF, X), mse(OrthogonalRFF, X), mse(StructuredOrthogonalRFF, X)
+    orf_padded = mse(OrthogonalRFF, padded(X, p))
+    assert sorf == pytest.approx(orf_padded, rel=0.15)
+    assert sorf > 1.5 * orf
+    assert sorf / rff == pytest.approx(1 - (1 - orf / rff) * d / p, rel=0.15)
 
 
 def test_bad_parameters_and_wrong_width():
