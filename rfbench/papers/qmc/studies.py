@@ -187,7 +187,7 @@ def _sigma_figure(rows: pd.DataFrame, table: pd.DataFrame, path: Path) -> None:
             if j == 0:
                 ax.set_ylabel("normalized D^2")
     axes[0][0].legend(fontsize=7)
-    fig.suptitle("QMC Table 2 against sigma: ours (solid), the paper's (dashed), Halton band (grey)")
+    fig.suptitle("QMC Table 2 (cpu) vs sigma: ours solid, paper dashed, Halton band grey")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=90)
