@@ -42,9 +42,14 @@ def protocol_overrides(partition: str, scaling: str) -> list[str]:
             f"job.scaling={scaling}"]
 
 
+#: The sizes s at which the sigma sweep learns Halton only (configs/campaign/qmc.yaml).
+HALTON_ONLY = (300, 500)
+
+
 def variant_overrides(job: str, s: int) -> list[str]:
     """The ``qmc_sigma_sweep`` or ``qmc_spread`` job at s, as the campaign runs it."""
-    return [f"job={job}", *qmc_datasets.overrides(CPU), f"job.s={s}"]
+    schemes = ["job.schemes=[]"] if job == "qmc_sigma_sweep" and s in HALTON_ONLY else []
+    return [f"job={job}", *qmc_datasets.overrides(CPU), f"job.s={s}", *schemes]
 
 
 def run_ids(out: Path, runs: dict) -> str:
@@ -85,6 +90,7 @@ def table1_protocol(out: Path) -> pd.DataFrame:
     settings = pd.concat(qmc.recorded(out, runs, "setting").values(), ignore_index=True).drop_duplicates(
         ["partition", "scaling"])[["partition", "scaling", "sigma", "lambda", "cv_score", "median_distance"]]
     dest = out / PROTOCOL
+    same = _same_as_table1(out, trials)
     records.write_csv(dest / "arms.csv", arms)
     records.write_csv(dest / "explained.csv", explained)
     wide = arms.assign(cell=arms["mean"].map(lambda v: f"{v:.4f}")).pivot_table(
@@ -98,9 +104,19 @@ def table1_protocol(out: Path) -> pd.DataFrame:
                               ("Per paper cell: the arms' range (each mean +- 2 se) and whether it holds the "
                                "paper's value", explained.drop(columns="runs")),
                               ("sigma and lambda chosen in each arm (5-fold CV on MC features)", settings),
+                              ("Check", f"the arm random/minmax equals Table 1's committed cpu trials: {same}"),
                               ("Runs", f"make qmc-table1-protocol: results/qmc/{PROTOCOL}/runs/ "
                                f"{explained['runs'].iloc[0]}")], ())
     return explained
+
+
+def _same_as_table1(out: Path, trials: pd.DataFrame) -> str:
+    """Whether the arm (random, minmax) gives Table 1's committed cpu errors bit for bit, trial by trial."""
+    committed, _ = qmc.collect_table1(out)
+    ours = trials[(trials["partition"] == "random") & (trials["scaling"] == "minmax")]
+    both = committed[committed["config"] == CPU].merge(ours, on=["sequence", "s", "trial"], suffixes=("", "_arm"))
+    equal = int((both["relative_error"] == both["relative_error_arm"]).sum())
+    return f"{equal} of {len(both)} (sequence, s, trial) errors equal"
 
 
 _PROTOCOL_RULE = ("The paper is silent on cpu's partition and scaling: the primary cells stay ours (random, minmax); "

@@ -64,7 +64,8 @@ def rules(folder: Path) -> Rules:
             cell = protocol.loc[key]
             return (EXPLAINED + f"the partition x scaling study (make qmc-table1-protocol, {PROTOCOL_PATH}, runs "
                     f"{cell['runs']}): this cell's means over its six arms (+- 2 se) span {cell['low']:.4f}-"
-                    f"{cell['high']:.4f}, holding the paper's {cell['published']:g} (arms: {cell['arms_holding']})")
+                    f"{cell['high']:.4f}, holding the paper's {cell['published']:g} (a single arm holding it: "
+                    f"{cell['arms_holding'] if isinstance(cell['arms_holding'], str) else 'none'})")
         if row["source"] == "Table 2" and key in crossings.index and bool(crossings.loc[key, "explained"]):
             cell = crossings.loc[key]
             return (EXPLAINED + f"the sigma sweep (make qmc-table2-sigma, {SIGMA_PATH}, runs {cell['runs']}): our "
@@ -107,8 +108,8 @@ NOTES = {
             "clearly",
     "hard": "absolute cells: the paper gives neither cpu's partition nor its sigma, lambda or feature scaling, and "
             "its census data (119 features) is not obtainable; Table 2's discrepancies depend on the box in units "
-            "of sigma, so no cell of it can be matched",
-    "remains": "Table 2's gaps (ours above the paper's in every cell) are unexplained; a spread over scramble seeds "
-               "of the one-run sequences is not measured (it needs new runs); the census rows can only be read "
-               "qualitatively",
+            "of sigma, which the paper does not print (make qmc-table2-sigma places its values on our sweep)",
+    "remains": "Table 2's adaptive cells below the sigma the paper's Halton cells imply (the paper's learnt sequences "
+               "are lower than ours there); the spread of the one-run cells is measured at s = 100 only; the census "
+               "rows can only be read qualitatively",
 }
