@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rfbench.papers.qmc import explained
 from rfbench.report import verdicts
 from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Rules, Spread
 
@@ -35,65 +36,31 @@ NOT_OBTAINABLE = ("the paper's census (119 features) is not in ../shared/dataset
 
 
 def rules(folder: Path) -> Rules:
-    """QMC's rules, from the split-seed sweep and the studies' tables below ``folder`` when present."""
-    splits = _read(folder / "table1" / "splits.csv")
-    sweep = Spread(float(splits["mean"].std()) if len(splits) >= 2 else np.nan,
+    """QMC's rules, from the split-seed sweep and issue 45's studies below ``folder`` when present."""
+    path = folder / "table1" / "splits.csv"
+    splits = pd.read_csv(path) if path.exists() else pd.DataFrame({"mean": []})
+    sweep = Spread(float(splits["mean"].std()),
                    f"split-seed sweep: sd of MC's s = 500 error over {len(splits)} cpu partitions")
-    spread = _indexed(_read(folder / "table2_spread" / "spread.csv"), ["source", "cell", "s"])
-    protocol = _indexed(_read(folder / "table1_protocol" / "explained.csv"), ["method", "s"])
-    crossings = _indexed(_read(folder / "table2_sigma" / "crossings.csv"), ["method", "s"])
+    measured, studies = explained.spreads(folder), explained.causes(folder)
 
-    def measured(row: pd.Series) -> Spread | None:
-        if row["dataset"] != "cpu":
-            return None
-        key = (row["source"], row["method"], int(float(row["s"])))
-        one_run = row["metric"] == "relative error" and not np.isnan(sweep.sd)
-        if key in spread.index:
-            cell = spread.loc[key]
-            sd = float(np.hypot(cell["sd"], sweep.sd)) if one_run else float(cell["sd"])
-            return Spread(sd, f"measured spread: sd over {int(cell['n'])} variants (sigma x (1 -+ 0.001), Halton "
-                          f"scrambles; make qmc-table2-spread, {SPREAD_PATH})" + (f" and the {sweep.name}"
-                                                                                   if one_run else ""))
-        return sweep if one_run else None
+    def spread(row: pd.Series) -> Spread | None:
+        split = row["dataset"] == "cpu" and row["metric"] == "relative error" and len(splits) >= 2
+        found = measured(row)
+        if found is None:
+            return sweep if split else None
+        sd, name, record = found
+        if split:  # Table 3's one-run cells: the study's spread and the partition's, in quadrature
+            return Spread(float(np.hypot(sd, sweep.sd)), f"{name} (record: {record}) and the {sweep.name}")
+        return Spread(sd, f"{name} (record: {record})")
 
     def cause(row: pd.Series) -> str:
-        if row["dataset"] != "cpu":
-            return UNEXPLAINED
-        key = (row["method"], int(float(row["s"])))
-        if row["source"] == "Table 1" and key in protocol.index and bool(protocol.loc[key, "reached"]):
-            cell = protocol.loc[key]
-            return (EXPLAINED + f"the partition x scaling study (make qmc-table1-protocol, {PROTOCOL_PATH}, runs "
-                    f"{cell['runs']}): this cell's means over its six arms (+- 2 se) span {cell['low']:.4f}-"
-                    f"{cell['high']:.4f}, holding the paper's {cell['published']:g} (a single arm holding it: "
-                    f"{cell['arms_holding'] if isinstance(cell['arms_holding'], str) else 'none'})")
-        if row["source"] == "Table 2" and key in crossings.index and bool(crossings.loc[key, "explained"]):
-            cell = crossings.loc[key]
-            return (EXPLAINED + f"the sigma sweep (make qmc-table2-sigma, {SIGMA_PATH}, runs {cell['runs']}): our "
-                    f"sequence reaches the paper's {cell['published']:g} at sigma = {cell['crossings']} x our CV's, "
-                    f"inside the band {cell['band_low']:.2f}-{cell['band_high']:.2f} where the paper's six Halton "
-                    "cells sit; the paper's cpu sigma is not printed")
-        return UNEXPLAINED
+        found = studies(row)
+        return UNEXPLAINED if found is None else EXPLAINED + found
 
-    return Rules(label=lambda row: f"{row['dataset']} {row['method']} s={row['s']}", spread=measured,
+    return Rules(label=lambda row: f"{row['dataset']} {row['method']} s={row['s']}", spread=spread,
                  not_comparable=lambda row: SUBSTITUTE if row["dataset"] == "census" else None,
                  not_obtainable=lambda row: NOT_OBTAINABLE if row["dataset"] == "census" else None,
                  not_yet=lambda row: f"make qmc-{row['source'].lower().replace(' ', '')}", cause=cause)
-
-
-SPREAD_PATH = "results/qmc/table2_spread/spread.csv"
-PROTOCOL_PATH = "results/qmc/table1_protocol/explained.csv"
-SIGMA_PATH = "results/qmc/table2_sigma/crossings.csv"
-
-
-def _read(path: Path) -> pd.DataFrame:
-    return pd.read_csv(path) if path.exists() else pd.DataFrame()
-
-
-def _indexed(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """``frame`` indexed by ``keys`` (s as an integer); an empty frame when there is none."""
-    if frame.empty:
-        return pd.DataFrame(index=pd.MultiIndex.from_tuples([], names=keys))
-    return frame.assign(s=frame["s"].astype(int)).set_index(keys)
 
 
 def records(root: Path) -> pd.DataFrame:
