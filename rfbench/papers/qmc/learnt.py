@@ -57,8 +57,16 @@ def learn(trial: int, seed: int, data: dict, s: int, boxes: Sequence[float], sch
     """
     rows = protocol.setting(data, seed)
     X, choice = rows.X, rows.choice
-    sigma, d = choice["sigma"], X.shape[1]
-    start = halton_frequencies(s, d, sigma)
+    start = halton_frequencies(s, X.shape[1], choice["sigma"])
+    return {**learn_sequences(X, choice["sigma"], start, boxes, schemes, maxiter),
+            "setting": pd.DataFrame([choice])}
+
+
+def learn_sequences(X: np.ndarray, sigma: float, start: np.ndarray, boxes: Sequence[float],
+                    schemes: Sequence[str], maxiter: int) -> dict[str, pd.DataFrame]:
+    """The frames ``discrepancy``, ``points`` and ``history`` of the sequences learnt from ``start``
+    (s Halton frequencies at ``sigma``) on each box of ``boxes`` (fractions of the bounding box of X)."""
+    s, d = start.shape
     rows, points, history = [], [], []
     for fraction in boxes:
         box, b = box_name(fraction), fraction * bounding_box(X)
@@ -75,8 +83,7 @@ def learn(trial: int, seed: int, data: dict, s: int, boxes: Sequence[float], sch
                                              "normalized": losses}))
     return {"discrepancy": pd.DataFrame(rows).assign(sigma=sigma, d=d),
             "points": pd.concat(points, ignore_index=True), "history": pd.concat(history, ignore_index=True)
-            if history else pd.DataFrame(columns=["box", "method", "iteration", "normalized"]),
-            "setting": pd.DataFrame([choice])}
+            if history else pd.DataFrame(columns=["box", "method", "iteration", "normalized"])}
 
 
 def check_params(s: int, boxes: Sequence[float], schemes: Sequence[str], maxiter: int) -> None:
@@ -112,9 +119,13 @@ def _points(W: np.ndarray, weights: np.ndarray | None) -> pd.DataFrame:
 
 
 def sequences(run: Path) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
-    """The learnt sequences of a ``qmc_learnt`` run by Table 3's names (:func:`method_name`; Halton's
-    points are the same on every box): (frequencies (s, d), weights or None)."""
-    points = jobs.read(run, "points")
+    """The learnt sequences of a ``qmc_learnt`` run by Table 3's names (:func:`sequences_of`)."""
+    return sequences_of(jobs.read(run, "points"))
+
+
+def sequences_of(points: pd.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
+    """The sequences of a ``points`` frame by Table 3's names (:func:`method_name`; Halton's points are
+    the same on every box): (frequencies (s, d), weights or None)."""
     columns = [c for c in points.columns if c.startswith("w") and c[1:].isdigit()]
     out = {}
     for (box, method), group in points.groupby(["box", "method"], sort=False):

@@ -13,10 +13,16 @@ of a trial share one sequence, and scores ridge with lambda held on the test par
 from __future__ import annotations
 
 import copy
+import dataclasses
+import functools
+import json
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
+from rfbench.dataset.loader import Dataset, load_dataset
+from rfbench.dataset.preprocessing import min_max_scale
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
 from rfbench.metrics import relative_error
@@ -63,3 +69,64 @@ def sequence_errors(data, sigma: float, lam: float, sequence: str, seed: int, si
         rows.append({"s": s, "relative_error": relative_error(data.y_test, predicted)})
     return pd.DataFrame(rows).assign(sequence=sequence, seed=seed, sigma=sigma, lam=lam,
                                      n_train=len(data.X_train), n_test=len(data.X_test))
+
+
+#: Table 1's protocol study (issue 45): which rows train (seeded random, as the dataset config draws
+#: them; or the file's own order, its first n_train rows) and how the features are scaled (fitted on
+#: the training part).
+PARTITIONS = ("random", "file_order")
+SCALINGS = ("minmax", "standard", "none")
+
+
+def protocol_cells(trial: int, seed: int, data: dict, partition: str, scaling: str, sizes: Sequence[int],
+                   sequences: Sequence[str]) -> dict[str, pd.DataFrame]:
+    """Trial ``trial`` of Table 1 on ``data`` under one arm of the protocol study: the rows of
+    ``partition`` scaled by ``scaling``, sigma and lambda chosen on them by the same 5-fold CV
+    (:func:`~rfbench.papers.qmc.protocol.select_sigma`). The arm (random, minmax) is Table 1's own."""
+    dataset, choice = _arm(json.dumps(data, sort_keys=True), partition, scaling, seed)
+    frames = [sequence_errors(dataset, choice["sigma"], choice["lambda"], sequence, trial_seed(seed, trial), sizes)
+              for sequence in sequences if trial == 0 or sequence != "halton"]
+    arm = {"partition": partition, "scaling": scaling}
+    return {"errors": pd.concat(frames, ignore_index=True).assign(**arm), "setting": pd.DataFrame([{**choice, **arm}])}
+
+
+def check_protocol(partition: str, scaling: str, sizes: Sequence[int], sequences: Sequence[str]) -> None:
+    """ValueError naming a bad value: partition in :data:`PARTITIONS`, scaling in :data:`SCALINGS`."""
+    if partition not in PARTITIONS:
+        raise ValueError(f"job.partition={partition!r}: choose one of {list(PARTITIONS)}")
+    if scaling not in SCALINGS:
+        raise ValueError(f"job.scaling={scaling!r}: choose one of {list(SCALINGS)}")
+    check_params(sizes, sequences)
+
+
+protocol_cells.check_params = check_protocol
+
+
+@functools.lru_cache(maxsize=1)  # every trial of an arm shares its rows and its sigma choice
+def _arm(data_json: str, partition: str, scaling: str, seed: int) -> tuple[Dataset, dict]:
+    node = {**json.loads(data_json), "scale": "none"}
+    split = node["split"]
+    if partition == "file_order":  # the whole file as the training part, in its order; then cut
+        node["split"] = {"kind": "files", "train": split["file"], "test": split["file"]}
+    loaded = load_dataset(node)
+    X_train, y_train, X_test, y_test = loaded.X_train, loaded.y_train, loaded.X_test, loaded.y_test
+    if partition == "file_order":
+        n_train, n_test = split["n_train"], split["n_test"]
+        X_train, y_train, X_test, y_test = (X_train[:n_train], y_train[:n_train],
+                                            X_test[n_train:n_train + n_test], y_test[n_train:n_train + n_test])
+    X_train, X_test = _scaled(scaling, X_train, X_test)
+    dataset = dataclasses.replace(loaded, X_train=X_train, y_train=y_train, X_test=X_test, y_test=y_test)
+    choice = {**protocol.select_sigma(X_train, y_train, dataset.task, seed=seed), "n_train": len(X_train),
+              "n_test": len(X_test)}
+    return dataset, choice
+
+
+def _scaled(scaling: str, X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The features scaled as ``scaling`` says, fitted on the training part (a constant feature: unit scale)."""
+    if scaling == "minmax":
+        return min_max_scale(X_train, X_test)
+    if scaling == "standard":
+        mean, sd = X_train.mean(axis=0), X_train.std(axis=0)
+        sd = np.where(sd > 0, sd, 1.0)
+        return (X_train - mean) / sd, (X_test - mean) / sd
+    return X_train, X_test

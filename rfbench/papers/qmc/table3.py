@@ -53,14 +53,19 @@ def cells(trial: int, seed: int, data: dict, s: int, learnt: Path) -> dict[str, 
     The run is deterministic (``trial`` and ``seed`` play no part: ridge's CV folds are seeded 0,
     as Table 1's are); ``learnt`` is the ``qmc_learnt`` run of this dataset and s.
     """
-    maps = learnt_.sequences(learnt)
     disc = jobs.read(learnt, "discrepancy")
-    sigma = float(disc["sigma"].iloc[0])
     if int(disc["s"].iloc[0]) != s:
         raise ValueError(f"job qmc_table3: s={s} but its learnt run {learnt} has s={int(disc['s'].iloc[0])}")
+    return {"cells": ridge_cells(learnt_.sequences(learnt), disc, protocol.setting(data, seed).data)}
+
+
+def ridge_cells(maps: dict[str, tuple[np.ndarray, np.ndarray | None]], disc: pd.DataFrame, data) -> pd.DataFrame:
+    """Every method's test error on ``data`` (a loaded dataset) at the lambda of least summed 5-fold
+    CV error, for the sequences ``maps`` (:func:`rfbench.papers.qmc.learnt.sequences_of`) learnt at
+    the sigma of their Table 2 rows ``disc``."""
+    sigma, s = float(disc["sigma"].iloc[0]), int(disc["s"].iloc[0])
     names = [learnt_.method_name(m, box) for m, box in zip(disc["method"], disc["box"])]
     own_box = disc.assign(name=names).drop_duplicates("name").set_index("name")["normalized"]  # Halton: on b
-    data = protocol.setting(data, seed).data
     train = {m: features(W, xi, sigma, data.X_train) for m, (W, xi) in maps.items()}
     cv = {m: ridge_cv(task=data.task, random_state=0).fit(Z, data.y_train) for m, Z in train.items()}
     total = np.sum([model.cv_scores_ for model in cv.values()], axis=0)
@@ -73,7 +78,7 @@ def cells(trial: int, seed: int, data: dict, s: int, learnt: Path) -> dict[str, 
         error = relative_error(data.y_test, model.predict(features(W, xi, sigma, data.X_test)))
         rows.append({"method": method, "s": s, "relative_error": error, "cv_error": cv[method].cv_scores_[i],
                      "discrepancy": own_box[method]})
-    return {"cells": pd.DataFrame(rows).assign(lam=lam, sigma=sigma)}
+    return pd.DataFrame(rows).assign(lam=lam, sigma=sigma)
 
 
 def recorded(out: Path) -> pd.DataFrame:

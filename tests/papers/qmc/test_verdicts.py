@@ -1,4 +1,4 @@
-"""QMC's verdict rules: the split-seed sweep as the spread and the cause of one-run cpu cells."""
+"""QMC's verdict rules: the split-seed sweep and the measured spread as u_ours, issue 45's studies as causes."""
 import pandas as pd
 import pytest
 
@@ -6,21 +6,63 @@ from rfbench.papers.qmc import verdicts
 from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED
 
 
-def _row(dataset: str, mean: float, metric: str = "relative error") -> pd.Series:
-    return pd.Series({"source": "Table 3", "dataset": dataset, "method": "halton", "s": 100, "metric": metric,
+def _row(dataset: str, mean: float, metric: str = "relative error", source: str = "Table 3",
+         method: str = "halton", s: int = 100) -> pd.Series:
+    return pd.Series({"source": source, "dataset": dataset, "method": method, "s": s, "metric": metric,
                       "mean": mean, "published": 0.030})
 
 
-def test_the_split_seed_sweep_gives_one_run_cpu_cells_their_spread_and_explains_gaps_within_its_range(tmp_path):
-    (tmp_path / "table1").mkdir()
+def _write(path, frame: pd.DataFrame) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(path, index=False)
+
+
+@pytest.fixture
+def folder(tmp_path):
     means = [0.029, 0.030, 0.031, 0.032]
-    pd.DataFrame({"split_seed": range(4), "mean": means}).to_csv(tmp_path / "table1" / "splits.csv", index=False)
-    rules = verdicts.rules(tmp_path)
+    _write(tmp_path / "table1" / "splits.csv", pd.DataFrame({"split_seed": range(4), "mean": means}))
+    return tmp_path
+
+
+def test_the_split_seed_sweep_gives_one_run_cpu_cells_their_spread_and_explains_nothing(folder):
+    rules = verdicts.rules(folder)
     spread = rules.spread(_row("cpu", 0.031))
-    assert spread.sd == pytest.approx(pd.Series(means).std()) and "4 cpu partitions" in spread.name
+    assert spread.sd == pytest.approx(pd.Series([0.029, 0.030, 0.031, 0.032]).std())
+    assert "4 cpu partitions" in spread.name
     assert rules.spread(_row("census", 0.5)) is None  # the sweep is cpu's
-    assert rules.spread(_row("cpu", 0.003, "box discrepancy")) is None
-    assert rules.cause(_row("cpu", 0.0325)).startswith(EXPLAINED)  # gap 0.0025 <= range 0.003
-    assert rules.cause(_row("cpu", 0.0335)) == UNEXPLAINED
+    assert rules.spread(_row("cpu", 0.003, "box discrepancy", "Table 2")) is None
+    assert rules.cause(_row("cpu", 0.0325)) == UNEXPLAINED  # a gap within the sweep's width is not reached
     assert "house_16h" in rules.not_comparable(_row("census", 0.5))
     assert rules.not_comparable(_row("cpu", 0.03)) is None
+
+
+def test_the_measured_spread_is_u_ours_of_its_cells_only(folder):
+    _write(folder / "table2_spread" / "spread.csv", pd.DataFrame({
+        "source": ["Table 2", "Table 3"], "cell": ["global_b4", "greedy_b"], "s": [100, 100], "n": [5, 5],
+        "sd": [2e-6, 3e-4], "runs": ["abc", "abc"]}))
+    rules = verdicts.rules(folder)
+    table2 = rules.spread(_row("cpu", 5e-6, "box discrepancy", "Table 2", "global_b4"))
+    assert table2.sd == 2e-6 and "make qmc-table2-spread" in table2.name
+    table3 = rules.spread(_row("cpu", 0.03, source="Table 3", method="greedy_b"))
+    split = pd.Series([0.029, 0.030, 0.031, 0.032]).std()
+    assert table3.sd == pytest.approx((3e-4**2 + split**2) ** 0.5) and "split-seed" in table3.name
+    assert rules.spread(_row("cpu", 5e-6, "box discrepancy", "Table 2", "global_b4", s=300)) is None
+
+
+def test_a_study_explains_a_cell_only_where_its_record_says_the_paper_is_reached(folder):
+    _write(folder / "table1_protocol" / "explained.csv", pd.DataFrame({
+        "method": ["mc", "sobol"], "s": [500, 500], "published": [0.0349, 0.0344], "low": [0.03, 0.03],
+        "high": [0.036, 0.033], "reached": [True, False], "arms_holding": ["file_order/none", ""],
+        "runs": ["r1, r2", "r1, r2"]}))
+    _write(folder / "table2_sigma" / "crossings.csv", pd.DataFrame({
+        "method": ["halton_b", "weighted_b4"], "s": [100, 100], "published": [3.41e-3, 1.67e-8],
+        "crossings": ["2.2", ""], "band_low": [2.1, 2.1], "band_high": [2.6, 2.6], "explained": [True, False],
+        "runs": ["x1", "x1"]}))
+    rules = verdicts.rules(folder)
+    mc = rules.cause(_row("cpu", 0.031, source="Table 1", method="mc", s=500))
+    assert mc.startswith(EXPLAINED) and "make qmc-table1-protocol" in mc and "r1, r2" in mc
+    assert rules.cause(_row("cpu", 0.031, source="Table 1", method="sobol", s=500)) == UNEXPLAINED
+    halton = rules.cause(_row("cpu", 9e-3, "box discrepancy", "Table 2", "halton_b"))
+    assert halton.startswith(EXPLAINED) and "make qmc-table2-sigma" in halton and "x1" in halton
+    assert rules.cause(_row("cpu", 3e-4, "box discrepancy", "Table 2", "weighted_b4")) == UNEXPLAINED
+    assert rules.cause(_row("census", 0.5, source="Table 1", method="mc", s=500)) == UNEXPLAINED

@@ -1,0 +1,70 @@
+"""What issue 45's QMC studies give the verdicts, read from their records (rules: results/qmc/README.md).
+
+- :func:`spreads`: the measured spread of a one-run cpu cell of Tables 2-3 (``table2_spread/spread.csv``:
+  sd over sigma x (1 -+ 0.001) and three Halton scrambles), where the study ran;
+- :func:`causes`: a cpu cell explained by a study: Table 1's when its range over the partition x scaling
+  arms holds the paper's value (``table1_protocol/explained.csv``), Table 2's when the paper's value lies
+  on our sweep of sigma inside the band the paper's Halton cells fix (``table2_sigma/crossings.csv``).
+
+Each names the make target and the record (``record: qmc/<path>``) whose numbers show it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+SPREAD, PROTOCOL, SIGMA = "table2_spread/spread.csv", "table1_protocol/explained.csv", "table2_sigma/crossings.csv"
+
+
+def spreads(folder: Path) -> Callable[[pd.Series], tuple[float, str, str] | None]:
+    """A cell's measured spread, its name and its record (``qmc/<path>``), or None where none was measured."""
+    table = _indexed(folder / SPREAD, ["source", "cell", "s"])
+
+    def spread(row: pd.Series) -> tuple[float, str, str] | None:
+        key = (row["source"], row["method"], _s(row))
+        if row["dataset"] != "cpu" or key not in table.index:
+            return None
+        cell = table.loc[key]
+        return (float(cell["sd"]), f"measured spread, sd over {int(cell['n'])} variants (sigma x (1 -+ 0.001), "
+                f"Halton scrambles; make qmc-table2-spread)", f"qmc/{SPREAD}")
+
+    return spread
+
+
+def causes(folder: Path) -> Callable[[pd.Series], str | None]:
+    """The study that explains a cell (without the ``explained: `` prefix), or None."""
+    protocol, crossings = _indexed(folder / PROTOCOL, ["method", "s"]), _indexed(folder / SIGMA, ["method", "s"])
+
+    def cause(row: pd.Series) -> str | None:
+        key = (row["method"], _s(row))
+        if row["dataset"] != "cpu":
+            return None
+        if row["source"] == "Table 1" and key in protocol.index and bool(protocol.loc[key, "reached"]):
+            cell = protocol.loc[key]
+            alone = cell["arms_holding"] if isinstance(cell["arms_holding"], str) else "none"
+            return (f"the partition x scaling study (make qmc-table1-protocol; record: qmc/{PROTOCOL}; runs "
+                    f"{cell['runs']}): this cell's means over its arms (+- 2 se) span {cell['low']:.4f}-"
+                    f"{cell['high']:.4f}, holding the paper's {cell['published']:g} (a single arm holding it: {alone})")
+        if row["source"] == "Table 2" and key in crossings.index and bool(crossings.loc[key, "explained"]):
+            cell = crossings.loc[key]
+            return (f"the sigma sweep (make qmc-table2-sigma; record: qmc/{SIGMA}; runs {cell['runs']}): our "
+                    f"sequence reaches the paper's {cell['published']:g} at sigma = {cell['crossings']} x our CV's, "
+                    f"inside the band {cell['band_low']:.2f}-{cell['band_high']:.2f} where the paper's six Halton "
+                    "cells sit; the paper's cpu sigma is not printed")
+        return None
+
+    return cause
+
+
+def _s(row: pd.Series) -> int:
+    return int(float(row["s"]))
+
+
+def _indexed(path: Path, keys: list[str]) -> pd.DataFrame:
+    """The CSV at ``path`` indexed by ``keys`` (s as an integer); empty when it is not there."""
+    if not path.exists():
+        return pd.DataFrame(index=pd.MultiIndex.from_tuples([], names=keys))
+    frame = pd.read_csv(path)
+    return frame.assign(s=frame["s"].astype(int)).set_index(keys)

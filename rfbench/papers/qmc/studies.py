@@ -1,0 +1,270 @@
+"""QMC: issue 45's studies of our protocol choices, drawn from their jobs' records only (each study's
+rule, written before it ran: results/qmc/README.md).
+
+    python -m rfbench.papers.qmc.studies {table1_protocol,table2_sigma,table2_spread} [--results results]
+
+- ``table1_protocol``: Table 1 (cpu) under the partition x scaling arms (``job=qmc_ridge_protocol``):
+  ``arms.csv`` (every arm's cell: mean, sd, n) and ``explained.csv`` (per paper cell: the arms' range,
+  each mean widened by twice its standard error, and whether it holds the paper's value);
+- ``table2_sigma``: Table 2 (cpu) against sigma (``job=qmc_sigma_sweep``): ``sweep.csv`` and
+  ``crossings.csv`` (per paper cell: the factors of our sigma at which our curve crosses it, the
+  Halton cells' band, and whether a crossing lies in it), and the figure with the paper's values;
+- ``table2_spread``: the one-run cells of Tables 2-3 over five variants (``job=qmc_spread``):
+  ``spread.csv`` (per cell: n, sd, min, max, ours, and whether variant 0 equals the committed cell),
+  which the verdicts take as the cell's u_ours.
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from rfbench.engine import blas_pin, jobs, records
+from rfbench.papers.qmc import datasets as qmc_datasets
+from rfbench.papers.qmc import report as qmc
+from rfbench.papers.qmc import table3 as table3_
+from rfbench.papers.qmc.learnt import discrepancies
+from rfbench.papers.qmc.ridge import PARTITIONS, SCALINGS
+from rfbench.report import render
+
+CPU = "cpu_act_qmc"
+#: The sizes s each study's campaign target runs (configs/campaign/qmc.yaml).
+SWEEP_SIZES, SPREAD_SIZES = (100, 300, 500), (100,)
+PROTOCOL, SIGMA, SPREAD = "table1_protocol", "table2_sigma", "table2_spread"
+
+
+def protocol_overrides(partition: str, scaling: str) -> list[str]:
+    """The ``qmc_ridge_protocol`` job of one arm, as the campaign runs it."""
+    return ["job=qmc_ridge_protocol", *qmc_datasets.overrides(CPU), f"job.partition={partition}",
+            f"job.scaling={scaling}"]
+
+
+#: The sizes s at which the sigma sweep learns Halton only (configs/campaign/qmc.yaml).
+HALTON_ONLY = (300, 500)
+
+
+def variant_overrides(job: str, s: int) -> list[str]:
+    """The ``qmc_sigma_sweep`` or ``qmc_spread`` job at s, as the campaign runs it."""
+    schemes = ["job.schemes=[]"] if job == "qmc_sigma_sweep" and s in HALTON_ONLY else []
+    return [f"job={job}", *qmc_datasets.overrides(CPU), f"job.s={s}", *schemes]
+
+
+def run_ids(out: Path, runs: dict) -> str:
+    """The run ids of ``runs`` (label -> overrides) that are recorded, comma-separated."""
+    return ", ".join(jobs.run_of(o, out.parent).name for o in runs.values()
+                     if records.recorded(jobs.run_of(o, out.parent) / "trials.csv"))
+
+
+def _published(source: str) -> pd.DataFrame:
+    pub = qmc.load_published()
+    pub = pub[(pub["source"] == source) & (pub["dataset"] == "cpu") & (pub["metric"] != "claim")]
+    return pub.assign(s=pub["s"].astype(float).astype(int))
+
+
+def table1_protocol(out: Path) -> pd.DataFrame:
+    """Table 1's cpu cells under every arm, and which paper cells the arms' range reaches."""
+    runs = {(p, sc): protocol_overrides(p, sc) for p in PARTITIONS for sc in SCALINGS}
+    errors = qmc.recorded(out, runs, "errors")
+    if not errors:
+        raise ValueError(f"no {PROTOCOL} runs under {out / PROTOCOL}; run `make qmc-table1-protocol` first")
+    trials = pd.concat(errors.values(), ignore_index=True)
+    arms = (trials.groupby(["partition", "scaling", "sequence", "s"])["relative_error"]
+            .agg(mean="mean", sd="std", n="count").reset_index())
+    se = (arms["sd"] / np.sqrt(arms["n"])).fillna(0.0)
+    arms = arms.assign(low=arms["mean"] - 2 * se, high=arms["mean"] + 2 * se)
+    rows = []
+    for _, cell in _published("Table 1").iterrows():
+        mine = arms[(arms["sequence"] == cell["method"]) & (arms["s"] == cell["s"])]
+        ours = mine[(mine["partition"] == "random") & (mine["scaling"] == "minmax")]["mean"]
+        holding = mine[(mine["low"] <= cell["value"]) & (cell["value"] <= mine["high"])]
+        low, high = mine["low"].min(), mine["high"].max()
+        rows.append({"method": cell["method"], "s": cell["s"], "published": cell["value"],
+                     "primary": float(ours.iloc[0]) if len(ours) else np.nan, "low": low, "high": high,
+                     "reached": bool(low <= cell["value"] <= high),
+                     "arms_holding": "; ".join(f"{p}/{sc}" for p, sc in zip(holding["partition"], holding["scaling"]))})
+    explained = pd.DataFrame(rows)
+    explained["runs"] = run_ids(out, runs)
+    settings = pd.concat(qmc.recorded(out, runs, "setting").values(), ignore_index=True).drop_duplicates(
+        ["partition", "scaling"])[["partition", "scaling", "sigma", "lambda", "cv_score", "median_distance"]]
+    dest = out / PROTOCOL
+    same = _same_as_table1(out, trials)
+    records.write_csv(dest / "arms.csv", arms)
+    records.write_csv(dest / "explained.csv", explained)
+    wide = arms.assign(cell=arms["mean"].map(lambda v: f"{v:.4f}")).pivot_table(
+        index=["sequence", "s"], columns=["partition", "scaling"], values="cell", aggfunc="first")
+    wide.columns = [f"{p}/{sc}" for p, sc in wide.columns]
+    render.write_markdown(dest / f"{PROTOCOL}.md", "QMC Table 1 (cpu) against the partition rule and the feature "
+                          "scaling (issue 45)", [
+                              ("Rule (results/qmc/README.md, written before the runs)", _PROTOCOL_RULE),
+                              ("Mean relative error per arm (partition/scaling; random/minmax is Table 1's own)",
+                               wide.reset_index()),
+                              ("Per paper cell: the arms' range (each mean +- 2 se) and whether it holds the "
+                               "paper's value", explained.drop(columns="runs")),
+                              ("sigma and lambda chosen in each arm (5-fold CV on MC features)", settings),
+                              ("Check", f"the arm random/minmax equals Table 1's committed cpu trials: {same}"),
+                              ("Runs", f"make qmc-table1-protocol: results/qmc/{PROTOCOL}/runs/ "
+                               f"{explained['runs'].iloc[0]}")], ())
+    return explained
+
+
+def _same_as_table1(out: Path, trials: pd.DataFrame) -> str:
+    """Whether the arm (random, minmax) gives Table 1's committed cpu errors bit for bit, trial by trial."""
+    committed, _ = qmc.collect_table1(out)
+    ours = trials[(trials["partition"] == "random") & (trials["scaling"] == "minmax")]
+    both = committed[committed["config"] == CPU].merge(ours, on=["sequence", "s", "trial"], suffixes=("", "_arm"))
+    equal = int((both["relative_error"] == both["relative_error_arm"]).sum())
+    return f"{equal} of {len(both)} (sequence, s, trial) errors equal"
+
+
+_PROTOCOL_RULE = ("The paper is silent on cpu's partition and scaling: the primary cells stay ours (random, minmax); "
+                  "a cell is explained when the paper's value lies within the range of the cell's means over the six "
+                  "arms, each widened by twice its standard error (Halton: one run, not widened).")
+
+
+def sweep(out: Path) -> pd.DataFrame:
+    """Every recorded sweep row: s, box, method, the paper's name ``cell``, sigma_scale, normalized."""
+    frames = qmc.recorded(out, {s: variant_overrides("qmc_sigma_sweep", s) for s in SWEEP_SIZES}, "discrepancy")
+    if not frames:
+        raise ValueError(f"no {SIGMA} runs under {out / SIGMA}; run `make qmc-table2-sigma` first")
+    rows = pd.concat(frames.values(), ignore_index=True)
+    return rows.assign(cell=rows["method"] + rows["box"].map({"b": "_b", "b/4": "_b4"}))[
+        ["s", "box", "method", "cell", "sigma_scale", "sigma", "normalized", "expected_mc"]]
+
+
+def crossings(factors: np.ndarray, values: np.ndarray, target: float) -> list[float]:
+    """The factors at which the curve (factors, values), log-log linear between points, equals ``target``."""
+    order = np.argsort(factors)
+    f, v = np.log(factors[order]), np.log(values[order]) - np.log(target)
+    found = []
+    for i in range(len(f) - 1):
+        if v[i] == 0 or v[i] * v[i + 1] < 0:
+            found.append(float(np.exp(f[i] + (f[i + 1] - f[i]) * v[i] / (v[i] - v[i + 1]))))
+    if len(v) and v[-1] == 0:
+        found.append(float(np.exp(f[-1])))
+    return found
+
+
+def table2_sigma(out: Path) -> pd.DataFrame:
+    """Where each of the paper's Table 2 cpu values sits on our sweep of sigma, and the Halton band."""
+    rows = sweep(out)
+    cells = []
+    for _, cell in _published("Table 2").iterrows():
+        curve = rows[(rows["cell"] == cell["method"]) & (rows["s"] == cell["s"])]
+        if curve.empty:  # an s not swept (yet): no crossing to report
+            continue
+        found = crossings(curve["sigma_scale"].to_numpy(float), curve["normalized"].to_numpy(float), cell["value"])
+        cells.append({"method": cell["method"], "s": cell["s"], "published": cell["value"],
+                      "ours_at_1": float(curve.loc[curve["sigma_scale"] == 1.0, "normalized"].iloc[0]),
+                      "lowest": curve["normalized"].min(), "highest": curve["normalized"].max(),
+                      "crossings": " ".join(f"{f:.3f}" for f in found), "n_crossings": len(found)})
+    table = pd.DataFrame(cells)
+    halton = table[table["method"].str.startswith("halton")]["crossings"].str.split().explode().dropna().astype(float)
+    low, high = (float(halton.min()), float(halton.max())) if len(halton) else (np.nan, np.nan)
+    table["band_low"], table["band_high"] = low, high
+    table["explained"] = [any(low <= float(f) <= high for f in c.split()) for c in table["crossings"]]
+    table["runs"] = run_ids(out, {s: variant_overrides("qmc_sigma_sweep", s) for s in SWEEP_SIZES})
+    dest = out / SIGMA
+    records.write_csv(dest / "sweep.csv", rows)
+    records.write_csv(dest / "crossings.csv", table)
+    _sigma_figure(rows, table, dest / f"{SIGMA}.png")
+    render.write_markdown(dest / f"{SIGMA}.md", "QMC Table 2 (cpu) against sigma (issue 45)", [
+        ("Rule (results/qmc/README.md, written before the runs)", _SIGMA_RULE),
+        ("Per paper cell: our value at the CV's sigma, the sweep's range, the factors of our sigma where our "
+         f"curve crosses the paper's value; Halton band {low:.3f}-{high:.3f}", table.drop(columns="runs")),
+        ("The figure", f"![sweep]({SIGMA}.png): our normalized D^2 against sigma / (the CV's sigma), one panel per "
+         "box and s, the paper's values as dashed lines of the same colour"),
+        ("Runs", f"make qmc-table2-sigma: results/qmc/{SIGMA}/runs/ {table['runs'].iloc[0]}")], ())
+    return table
+
+
+_SIGMA_RULE = ("The paper's cpu sigma is not printed: our CV's stays primary. The six Halton cells' crossings give the "
+               "band of factors the paper's sigma can have; a cell is explained when the paper's value is crossed on "
+               "the sweep inside that band.")
+
+
+def _sigma_figure(rows: pd.DataFrame, table: pd.DataFrame, path: Path) -> None:
+    boxes, sizes = ["b", "b/4"], sorted(rows["s"].unique())
+    fig, axes = plt.subplots(len(boxes), len(sizes), figsize=(4 * len(sizes), 3.4 * len(boxes)), squeeze=False)
+    colors = dict(zip(["halton", "global", "greedy", "weighted"], plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+    for i, box in enumerate(boxes):
+        for j, s in enumerate(sizes):
+            ax = axes[i][j]
+            for method, curve in rows[(rows["box"] == box) & (rows["s"] == s)].groupby("method"):
+                curve = curve.sort_values("sigma_scale")
+                ax.plot(curve["sigma_scale"], curve["normalized"], "o-", color=colors[method], label=method)
+                paper = table[(table["method"] == curve["cell"].iloc[0]) & (table["s"] == s)]["published"]
+                if len(paper):
+                    ax.axhline(float(paper.iloc[0]), color=colors[method], ls="--", lw=1)
+            ax.axvspan(table["band_low"].iloc[0], table["band_high"].iloc[0], color="grey", alpha=0.15)
+            ax.set(yscale="log", title=f"cpu, box {box}, s = {s}", xlabel="sigma / CV sigma")
+            if j == 0:
+                ax.set_ylabel("normalized D^2")
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle("QMC Table 2 (cpu) vs sigma: ours solid, paper dashed, Halton band grey")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def table2_spread(out: Path) -> pd.DataFrame:
+    """Per one-run cell of Tables 2-3 at the spread's sizes: its spread over the variants, and whether
+    variant 0 equals the committed cell."""
+    runs = {s: variant_overrides("qmc_spread", s) for s in SPREAD_SIZES}
+    disc, cells = qmc.recorded(out, runs, "discrepancy"), qmc.recorded(out, runs, "cells")
+    if not disc:
+        raise ValueError(f"no {SPREAD} runs under {out / SPREAD}; run `make qmc-table2-spread` first")
+    committed2 = discrepancies(out, CPU)
+    committed2 = committed2.assign(cell=committed2["method"] + committed2["box"].map({"b": "_b", "b/4": "_b4"}))
+    committed3 = table3_.recorded(out)
+    committed3 = committed3[committed3["config"] == CPU]
+    parts = []
+    for s, frame in disc.items():
+        frame = frame.assign(cell=frame["method"] + frame["box"].map({"b": "_b", "b/4": "_b4"}))
+        parts.append(_spread(frame, "Table 2", "box discrepancy", "normalized", committed2[committed2["s"] == s]))
+    for s, frame in cells.items():
+        parts.append(_spread(frame.assign(cell=frame["method"]), "Table 3", "relative error", "relative_error",
+                             committed3[committed3["s"] == s].assign(cell=lambda f: f["method"])))
+    table = pd.concat(parts, ignore_index=True)
+    table["runs"] = run_ids(out, runs)
+    dest = out / SPREAD
+    records.write_csv(dest / "spread.csv", table)
+    render.write_markdown(dest / f"{SPREAD}.md", "QMC Tables 2-3 (cpu): spread of the one-run cells (issue 45)", [
+        ("Rule (results/qmc/README.md, written before the runs)", _SPREAD_RULE),
+        ("Per cell: ours (variant 0), whether it equals the committed cell, and the spread over the variants",
+         table.drop(columns="runs")),
+        ("Runs", f"make qmc-table2-spread: results/qmc/{SPREAD}/runs/ {table['runs'].iloc[0]}")], ())
+    return table
+
+
+_SPREAD_RULE = ("Five variants per s: ours (trial 0), sigma x (1 -+ 0.001), Halton scramble seeds 1 and 2. The sd over "
+                "them is the cell's measured spread, which the verdicts use as its u_ours.")
+
+
+def _spread(frame: pd.DataFrame, source: str, metric: str, value: str, committed: pd.DataFrame) -> pd.DataFrame:
+    ours = frame[frame["trial"] == 0].set_index("cell")[value]
+    before = committed.set_index("cell")[value]
+    stats = frame.groupby(["cell", "s"])[value].agg(n="count", sd="std", min="min", max="max").reset_index()
+    return stats.assign(source=source, metric=metric, ours=stats["cell"].map(ours),
+                        committed=stats["cell"].map(before),
+                        equal=stats["cell"].map(ours).to_numpy() == stats["cell"].map(before).to_numpy())[
+        ["source", "metric", "cell", "s", "ours", "committed", "equal", "n", "sd", "min", "max"]]
+
+
+def main(argv: list[str] | None = None) -> None:
+    studies = {PROTOCOL: table1_protocol, SIGMA: table2_sigma, SPREAD: table2_spread}
+    parser = argparse.ArgumentParser(prog="python -m rfbench.papers.qmc.studies", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("study", choices=list(studies), help="the study's report, from its records")
+    parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (<results>/qmc)")
+    args = parser.parse_args(argv)
+    out = args.results / qmc.PAPER
+    qmc.run_report(parser, lambda: studies[args.study](out), out / args.study)
+
+
+if __name__ == "__main__":
+    blas_pin.pin()
+    main()
