@@ -55,7 +55,9 @@ def test_table1_gives_each_cell_a_verdict(tmp_path):
     sinh = table.loc[("sinh_gaussian", "Asy", "spambase")]
     assert sinh["mean"] == pytest.approx(92.8) and sinh["sd"] == pytest.approx(0.1) and sinh["n"] == 3
     assert sinh["difference"] == pytest.approx(92.8 - 92.787)
-    assert sinh["threshold"] == pytest.approx(2 * np.sqrt(0.1**2 / 3 + 0.351**2)) and sinh["verdict"] == "agrees"
+    # the paper's ± is its sd over 10 trials (Table 1's caption): 0.351 / sqrt(10), with 92.787's rounding
+    assert sinh["threshold"] == pytest.approx(2 * np.sqrt(0.1**2 / 3 + 0.351**2 / 10 + 0.0005**2 / 3))
+    assert sinh["verdict"] == "agrees"
     assert table.loc[("linear", "Linear", "spambase"), "verdict"] == "ours better"
     assert table.loc[("gaussian", "RBF", "letter"), "verdict"] == "ours worse"
     assert table.loc[("gaussian", "RBF", "cod_rna"), "n"] == 2
