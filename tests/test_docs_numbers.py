@@ -21,13 +21,20 @@ half a unit of the quoted number's last digit. Coverage: a section whose heading
 wherever it appears, so that a result cannot be quoted by hand there. Numbers outside those sections
 are dated measurements (times, probes run outside the records) and say so where they stand.
 
-The same files are link-checked: every relative link and image resolves inside the repository (its
+Beyond the Markdown, the same markers are checked in the config files' comments (``configs/**/*.yaml``),
+and a stricter reach holds every decimal number to a marker (:func:`unmarked_numbers`; section and
+equation numbers aside): the prose the verdict layer writes (``reason``, ``cause`` and ``u_ours_rule``
+of every ``results/<paper>/verdicts.csv``, every ``deviations.csv``) and every string of the verdict
+modules (``rfbench/papers/*/verdicts.py``): there a result is read from a record or not quoted at all.
+
+The same Markdown files are link-checked: every relative link and image resolves inside the repository (its
 ``#anchor`` to a heading of the target), no link is absolute, every ``rfbench/...`` path and
 ``rfbench.`` module named in code spans exists, and every ``make <target>`` is a Makefile target.
 """
 
 from __future__ import annotations
 
+import ast
 import csv
 import glob
 import importlib
@@ -48,6 +55,13 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted({ROOT / "README.md", *ROOT.glob("results/**/README.md"), *ROOT.glob("benchmarks/README.md"),
                *ROOT.glob("datasets/README.md"), *ROOT.glob("docs/*.md")})
 
+#: Config files, whose comments may quote a record (checked like the Markdown's markers).
+CONFIGS = sorted(ROOT.glob("configs/**/*.yaml"))
+#: Where every decimal number must be a marked record: the verdict layer's prose (CSV columns) and modules.
+PROSE_CSVS = {**{p: ("reason", "cause", "u_ours_rule") for p in sorted(ROOT.glob("results/*/verdicts.csv"))},
+              **{p: ("deviation", "reason") for p in sorted(ROOT.glob("results/**/deviations.csv"))}}
+VERDICT_MODULES = sorted(ROOT.glob("rfbench/papers/*/verdicts.py"))
+
 NUMBER = r"[+\-−]?\d[\d,]*(?:\.\d+)?(?:e[+\-−]?\d+)?"
 MARKER = re.compile(r"<!--\s*rec:(?P<spec>.*?)-->", re.S)
 QUOTED = re.compile(rf"(?P<num>{NUMBER})(?:\s*%)?\s*<!--\s*rec:(?P<spec>.*?)-->", re.S)
@@ -57,7 +71,7 @@ AGGREGATE = re.compile(r"^(?P<fn>mean|sd|min|max|sum)\((?P<col>[^)]+)\)$")
 
 
 def _relpath(path: Path) -> str:
-    return str(path.relative_to(ROOT))
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def _as_float(text: str) -> float | None:
@@ -124,14 +138,40 @@ def _prose(text: str) -> str:
     return CODE_SPAN.sub("``", CODE_BLOCK.sub("", text))
 
 
+def _comments(text: str) -> str:
+    """The comments of a YAML file (what follows a ``#``), one per line."""
+    return "\n".join(line.split("#", 1)[1] for line in text.splitlines() if "#" in line)
+
+
+def prose_texts(path: Path) -> list[str]:
+    """The prose of a file of the strict reach: the named columns of a CSV, or the strings of a module."""
+    if path.suffix == ".csv":
+        with open(path, newline="") as fh:
+            return [row[c] for row in csv.DictReader(fh) for c in PROSE_CSVS.get(path, ()) if row.get(c)]
+    return [node.value for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+def _texts(path: Path) -> list[str]:
+    """What of ``path`` may quote a record: Markdown prose, config comments, the strict reach's texts."""
+    if path.suffix == ".md":
+        return [_prose(path.read_text())]
+    if path.suffix == ".yaml":
+        return [_comments(path.read_text())]
+    return prose_texts(path)
+
+
+MARKED = [*DOCS, *CONFIGS, *PROSE_CSVS, *VERDICT_MODULES]
+
+
 def _quotes() -> list[tuple[str, str, str]]:
-    return [(_relpath(doc), m["num"], m["spec"]) for doc in DOCS
-            for m in QUOTED.finditer(_prose(doc.read_text()))]
+    return [(_relpath(doc), m["num"], m["spec"]) for doc in MARKED for text in _texts(doc)
+            for m in QUOTED.finditer(text)]
 
 
 def test_every_marker_follows_a_number():
-    for doc in DOCS:
-        text = _prose(doc.read_text())
+    for doc in MARKED:
+        text = "\n".join(_texts(doc))
         assert len(MARKER.findall(text)) == len(QUOTED.findall(text)), \
             f"{_relpath(doc)}: a rec: marker does not directly follow a number"
 
@@ -161,6 +201,17 @@ UNMARKED_DECIMAL = re.compile(r"(?<![\w.])(?P<num>[+\-−]?\d+\.\d+(?:e[+\-−]?
 REFERENCE = re.compile(r"\b(?:Theorems?|Sec\.|Sections?|Figs?\.|[Ee]qs?\.|Tables?|App\.)\s+\d+(?:\.\d+)*")
 PAIR = re.compile(rf"{NUMBER}(?:\s*%)?(?P<left>\s*<!--\s*rec:.*?-->)?\s*±\s*{NUMBER}"
                   r"(?P<right>\s*%?\s*<!--\s*rec:)?", re.S)
+
+
+def unmarked_numbers(text: str) -> list[str]:
+    """The decimal numbers of ``text`` that no ``rec:`` marker follows (section, figure, equation numbers aside)."""
+    return [m["num"] for m in UNMARKED_DECIMAL.finditer(REFERENCE.sub("", MARKER.sub("<!-- rec: -->", text)))]
+
+
+@pytest.mark.parametrize("path", [*PROSE_CSVS, *VERDICT_MODULES], ids=_relpath)
+def test_the_verdict_layers_prose_quotes_only_marked_numbers(path):
+    for text in prose_texts(path):
+        assert not unmarked_numbers(text), f"{_relpath(path)}: unmarked numbers {unmarked_numbers(text)} in {text!r}"
 
 
 def test_findings_quote_only_marked_numbers():
@@ -296,3 +347,19 @@ def test_tables_are_rectangular(doc):
             f"{_relpath(doc)}: table without a delimiter row: {rows[0]}"
         widths = {_cells(r) for r in rows}
         assert len(widths) == 1, f"{_relpath(doc)}: table rows of {sorted(widths)} cells: {rows[0]}"
+
+
+def test_a_planted_result_number_without_a_record_is_caught(tmp_path, monkeypatch):
+    """A deviations.csv quoting a result by hand fails the strict reach; marked, it passes only if the record
+    gives it (the probe numbers that once stood in askrff's deviations.csv: 90.77 against the record)."""
+    planted = tmp_path / "deviations.csv"
+    planted.write_text('deviation,reason\n"Table 1, spambase","partition 0, ours, gives 90.77"\n')
+    monkeypatch.setitem(PROSE_CSVS, planted, ("deviation", "reason"))
+    with pytest.raises(AssertionError, match=r"unmarked numbers \['90.77'\]"):
+        test_the_verdict_layers_prose_quotes_only_marked_numbers(planted)
+    spec = " results/askrff/table1/table1.csv | dataset=spambase; method=linear | mean "
+    planted.write_text(f'deviation,reason\n"Table 1, spambase","ours gives 90.77<!-- rec:{spec}-->"\n')
+    test_the_verdict_layers_prose_quotes_only_marked_numbers(planted)  # marked: the strict reach passes ...
+    (number, found), = [(m["num"], m["spec"]) for t in prose_texts(planted) for m in QUOTED.finditer(t)]
+    with pytest.raises(AssertionError, match="but the record gives"):  # ... and the marker check fails
+        test_quoted_number_is_the_record(str(planted), number, found)

@@ -31,7 +31,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from rfbench.engine import records  # noqa: E402
+from rfbench.engine import campaign, records  # noqa: E402
 from rfbench.engine.atomic import write_atomic  # noqa: E402
 from rfbench.report import plotting, runs, summary, verdicts  # noqa: E402
 from rfbench.report.verdicts import (  # noqa: E402
@@ -125,11 +125,18 @@ def write_records(root: Path, paper: Paper) -> pd.DataFrame:
     """Write the paper's ``verdicts.csv`` and ``summary.md`` under ``root/<folder>`` (when it has records)."""
     module = importlib.import_module(f"rfbench.papers.{paper.folder}.verdicts")
     frame = module.records(root)
+    verdicts.check_citations(frame, root, make_targets())
     if len(frame):
         folder = root / paper.folder
         verdicts.write(folder, frame)
         write_atomic(folder / SUMMARY, summary.markdown(paper.title, frame, module.NOTES))
     return frame
+
+
+def make_targets() -> set[str]:
+    """Every campaign target a cause may cite: ``<paper>`` and ``<paper>-<target>`` (make's spelling)."""
+    return {paper if target == paper else f"{paper}-{target.replace('_', '-')}"
+            for paper in campaign.papers() for target in campaign.targets(paper)}
 
 
 def collect(root: Path, paper: Paper) -> Findings:
@@ -186,7 +193,12 @@ def markdown(findings: list[Findings], root: Path) -> str:
              "**The rule.** " + verdicts.RULE + " Claims are the papers' qualitative statements, checks are ours; "
              "each holds or fails on our numbers.", "",
              f"![verdict counts per paper]({FIGURE})", "", "## Papers", "",
-             _table(pd.DataFrame([_summary(f) for f in findings])), ""]
+             _table(pd.DataFrame([_summary(f) for f in findings])), "",
+             f"**Disagreements chance alone would give** at {verdicts.K:g} sigma, per paper: of the cells compared "
+             "like for like (both values, no named difference of data or protocol), the expected count "
+             "(each cell's P(|Z| > 2), summed) and its 95 % binomial upper bound, beside the observed count "
+             "(ours better or worse).", "",
+             _table(pd.DataFrame([_chance(f) for f in findings if f.run])), ""]
     for found in findings:
         lines += _paper_section(found, root)
     lines += ["## Deviations from the papers' protocols", "",
@@ -209,6 +221,13 @@ def _summary(found: Findings) -> dict[str, str]:
             "our checks hold/fail": claims[CHECK] if found.run else "",
             "explained": str(said["explained"]) if found.run else "",
             "unexplained": str(said["unexplained"]) if found.run else ""}
+
+
+def _chance(found: Findings) -> dict[str, str]:
+    said = verdicts.chance(found.records)
+    return {"paper": found.paper.folder, "compared like for like": str(said["compared"]),
+            "expected by chance": f"{said['expected']:.1f}", "95 % upper bound": str(said["bound"]),
+            "observed": str(said["observed"])}
 
 
 def _paper_section(found: Findings, root: Path) -> list[str]:
@@ -258,10 +277,12 @@ def _precision(row: pd.Series) -> int:
 
 
 def _printed(row: pd.Series, step: int) -> int:
-    """Decimals of the published value as the paper printed it (its uncertainty is then half a unit of its
-    last digit), else the cell's precision."""
-    if pd.isna(row["published_sd"]) and not pd.isna(row["u_published"]) and row["u_published"] > 0:
-        return max(0, int(round(-np.log10(2 * row["u_published"]))))
+    """Decimals of a published value without ``±`` as the paper printed it (its shortest form: a trailing
+    zero is not shown), else the cell's precision."""
+    if pd.isna(row["published_sd"]) and not pd.isna(row["published"]):
+        mantissa, _, exponent = repr(float(row["published"])).partition("e")
+        decimals = len(mantissa.partition(".")[2].rstrip("0")) - int(exponent or 0)
+        return max(0, decimals)
     return step
 
 

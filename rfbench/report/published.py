@@ -22,10 +22,16 @@ note      free text: a transcription remark, or a claim's statement as the paper
 
 Any other column is a further key that tells cells apart (AsK-RFF's ``approximation``,
 QMC's number of features ``s``), in the order of the file.
+
+A source whose values carry a printed ``±`` says over how many trials that sd is, citing the
+paper's sentence, in one comment line (:func:`sd_trials`)::
+
+    # sd trials: Table 1 = 10: "the average and the standard deviation over 10 tirals" (Table 1 caption)
 """
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -114,6 +120,23 @@ def load(path: Path, metrics: Mapping[str, Metric] = METRICS) -> pd.DataFrame:
         _check_row(path, lines[i], row, metrics)
     _check_unique(path, table, lines)
     return table
+
+
+SD_TRIALS = re.compile(r"^#\s*sd trials:\s*(?P<source>[^=]+?)\s*=\s*(?P<n>\d+)\s*:\s*(?P<cite>\S.*)$")
+
+
+def sd_trials(path: Path) -> dict[str, int]:
+    """Per source, the number of trials its printed ``±`` is the sd over, from the file's
+    ``# sd trials: <source> = <n>: <citation>`` lines (a line without its citation is refused)."""
+    found = {}
+    for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+        if line.lstrip().startswith("#") and "sd trials:" in line:
+            match = SD_TRIALS.match(line.strip())
+            if not match or int(match["n"]) < 2:
+                raise PublishedError(f"{path}, line {number}: {line.strip()!r} is not '# sd trials: <source> = "
+                                     "<n >= 2>: <the paper's sentence>'")
+            found[match["source"]] = int(match["n"])
+    return found
 
 
 def key_columns(published: pd.DataFrame) -> list[str]:

@@ -26,7 +26,7 @@ def markdown(title: str, frame: pd.DataFrame, notes: Mapping[str, str]) -> str:
              f"difference named per cell); {said[rv.NOT_OBTAINABLE]} not run, the data not obtainable; "
              f"{said[rv.NOT_YET]} not run yet" + (f"; {said[rv.NO_PUBLISHED]} without a published value" if
                                               said[rv.NO_PUBLISHED] else "") + ".",
-             f"- **Differences:** {said['explained']} explained by a named measurement, {said['unexplained']} "
+             f"- **Differences:** {said['explained']} explained by a record a reader can open, {said['unexplained']} "
              "unexplained (of the cells higher, lower or not comparable).",
              f"- **What was easy:** {notes['easy']}.",
              f"- **What was hard:** {notes['hard']}.",

@@ -7,19 +7,28 @@ claim tables into these records and writes ``<results>/<paper>/verdicts.csv``; t
 The uncertainty rule
 --------------------
 Every cell carries the standard uncertainty of our value, ``u_ours``, and of the published one,
-``u_published``, by one rule:
+``u_published``, each the root sum of squares of the terms that apply to it:
 
 - ours over ``n >= 2`` trials: the standard error ``sd / sqrt(n)``;
-- ours from one run (``n = 1``) of a test accuracy or error: the binomial standard error of a
-  proportion over the test set, ``sqrt(p (1 - p) / n_test)`` (in the cell's unit);
-- ours from one run of another metric: the spread of a measurement that the paper's module
-  names (e.g. QMC's split-seed sweep), else 0 for a deterministic computation (said so);
-- published with an sd: that sd, taken whole (papers seldom say whether +- is an sd over trials
-  or a standard error: this errs towards agreeing);
-- published without an sd: half a unit of its last printed digit (``92.69``: 0.005).
+- ours from one run of a test accuracy or error: the binomial standard error
+  ``sqrt(p (1 - p) / n_test)`` over the test rows (in the cell's unit), ``p`` clipped to
+  ``[0.5 / n_test, 1 - 0.5 / n_test]`` (:data:`CONTINUITY`) so that a perfect score still has one;
+- ours from one run of another metric (deterministic given its inputs, compared across
+  implementations): a measured spread that the paper's module passes with the record that holds
+  it (:class:`Spread`: seeds, scrambles, sigma within its stated precision), else the stated
+  relative tolerance :data:`RELATIVE_TOLERANCE` of the published value;
+- ours, every cell of a table's dataset alike or none: the partition spread the paper's module
+  passes for that (source, dataset) (:attr:`Rules.partition`: our partition is not the paper's);
+- published with a ``±``: what the paper defines it as, the sd over its ``n`` trials, so
+  ``sd / sqrt(n)`` with ``n`` from the paper's text, cited in its ``published.csv``
+  (:func:`rfbench.report.published.sd_trials`); a ``±`` without a cited ``n`` is refused;
+- published without a ``±`` of a test accuracy or error with a known test size: its binomial
+  standard error, as ours (the paper's one run is a proportion over its test rows too);
+- published, always: its rounding, a resolution: half a unit of its last printed digit taken as
+  uniform, ``half_unit / sqrt(3)``; never the only term of a cell (ours has one of the above).
 
-A cell **agrees** when ``|ours - published| <= 2 sqrt(u_ours^2 + u_published^2)``; the threshold
-is never below either uncertainty, and no fixed tolerance enters it.
+A cell **agrees** when ``|ours - published| <= K sqrt(u_ours^2 + u_published^2)`` with ``K = 2``
+(:data:`K`). Agreement is decided first: a cell that agrees agrees, whatever its data.
 
 Categories
 ----------
@@ -28,9 +37,14 @@ only where our data and protocol are the paper's; ``not comparable`` where they 
 dataset, test set, features, preprocessing or multi-class scheme), with the difference named in
 ``reason``; ``not run: data not obtainable`` (``reason`` names why) apart from ``not run: not yet``
 (``reason`` gives the command); ``no published value`` for a cell the paper lacks. A cell that
-is higher, lower or not comparable has a ``cause``: ``explained: <the measurement that accounts for
-it>`` or ``unexplained``. Claims (``kind`` ``claim``: the paper's statements; ``check``: checks we
-added) hold, fail or are not run yet.
+is higher, lower or not comparable has a ``cause``: ``explained: <what shows it>`` naming the
+record that shows it (``record: <paper>/<path>`` under the results folder, or ``make <target>``:
+:func:`check_citations`), or ``unexplained``. Claims (``kind`` ``claim``: the paper's statements;
+``check``: checks we added) hold, fail or are not run yet.
+
+At ``K = 2`` a cell whose two values measure the same thing disagrees by chance with probability
+``P(|Z| > 2)``; :func:`chance` gives, per paper, the count of disagreements chance alone would give
+and its 95 % binomial upper bound, beside the observed count.
 """
 from __future__ import annotations
 
@@ -42,6 +56,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from rfbench.engine import records
 from rfbench.report import compare
@@ -68,6 +83,8 @@ NEEDS_CAUSE = (HIGHER, LOWER, NOT_COMPARABLE)
 #: Verdicts that need a reason: the difference named, why not obtainable, the command.
 NEEDS_REASON = (NOT_COMPARABLE, NOT_OBTAINABLE, NOT_YET)
 EXPLAINED, UNEXPLAINED = "explained: ", "unexplained"
+#: Metrics that are a proportion of test rows (a binomial term applies to one run of them).
+PROPORTIONS = ("test accuracy", "test error")
 #: The verdict record's columns.
 COLUMNS = ("paper", "source", "kind", "cell", "metric", "unit", "mean", "sd", "n", "u_ours", "u_ours_rule",
            "published", "published_sd", "u_published", "difference", "threshold", "verdict", "better", "reason",
@@ -76,13 +93,28 @@ COLUMNS = ("paper", "source", "kind", "cell", "metric", "unit", "mean", "sd", "n
 TEXT = ("paper", "source", "kind", "cell", "metric", "unit", "u_ours_rule", "verdict", "better", "reason", "cause",
         "evidence")
 FILE = "verdicts.csv"
-RULE = ("Uncertainty of a cell: ours over n >= 2 trials, sd / sqrt(n); ours from one run, the binomial standard error "
-        "sqrt(p (1 - p) / n_test) of a test accuracy or error, else the named measured spread (QMC: the split-seed "
-        "sweep), else 0 for a deterministic computation; published, its sd, else half a unit of its last printed "
-        "digit. A cell agrees when |ours - published| <= 2 sqrt(u_ours^2 + u_published^2); otherwise it is higher "
-        "or lower (better or worse by the metric) where our data and protocol are the paper's, and not comparable, "
-        "with the difference named, where they are not. Every cell that does not agree is explained by a named "
-        "measurement or said to be unexplained.")
+#: How many combined standard uncertainties a difference may reach and still agree.
+K = 2.0
+#: The uncertainty of a deterministic one-run cell of ours compared across implementations, as a fraction of the
+#: published value, when no measured spread is passed: library, solver stopping and summation order differ between
+#: two implementations of one computation. Stated once here, before any cell was judged with it.
+RELATIVE_TOLERANCE = 0.01
+#: A binomial proportion is clipped to [CONTINUITY / n_test, 1 - CONTINUITY / n_test] (half a test row), so that
+#: a perfect (or null) score keeps a sampling term.
+CONTINUITY = 0.5
+RULE = ("Each value's standard uncertainty is the root sum of squares of its terms. Ours: over n >= 2 trials, "
+        "sd / sqrt(n); one run of a test accuracy or error, the binomial sqrt(p (1 - p) / n_test) with p clipped "
+        "to [0.5 / n_test, 1 - 0.5 / n_test]; one run of another metric (deterministic given its inputs), a "
+        "measured spread named with its record (seeds, scrambles, sigma within its precision), else 1 % of the "
+        "published value; and, for every cell of a table's dataset or for none, the partition spread where one "
+        "is measured. Published: a printed ± is the sd over the paper's n trials (n cited from its text), so "
+        "sd / sqrt(n); a one-run accuracy or error without ± has the binomial term over its test rows; every "
+        "printed value has its rounding, half a unit of the last digit as uniform (half-unit / sqrt(3)). A cell "
+        "agrees when |ours - published| <= 2 sqrt(u_ours^2 + u_published^2), decided first; otherwise it is "
+        "higher or lower (better or worse by the metric) where our data and protocol are the paper's, and not "
+        "comparable, with the difference named, where they are not. Every cell that does not agree is explained "
+        "by a record a reader can open (a results file or a make target), or said to be unexplained. At 2 sigma "
+        "about 1 compared cell in 22 disagrees by chance alone; each paper's expected count is given.")
 
 
 def half_unit(text: str) -> float:
@@ -110,16 +142,32 @@ def printed_resolution(paper: str) -> pd.DataFrame:
 
 
 def binomial_se(p: float, n_test: float) -> float:
-    """Standard error of a proportion ``p`` (a fraction) estimated on ``n_test`` independent test rows."""
+    """Standard error of a proportion ``p`` (a fraction) estimated on ``n_test`` independent test rows, ``p``
+    clipped to ``[CONTINUITY / n_test, 1 - CONTINUITY / n_test]`` (at 0 or 1 the plain formula gives 0)."""
+    floor = CONTINUITY / n_test
+    p = min(max(p, floor), 1 - floor)
     return float(np.sqrt(p * (1 - p) / n_test))
+
+
+def rounding(half: float) -> float:
+    """The standard uncertainty of a printed value's rounding: half a unit of its last digit, as uniform."""
+    return half / np.sqrt(3)
 
 
 @dataclass(frozen=True)
 class Spread:
-    """A measured spread of a one-run cell (in the cell's unit) and the measurement's name."""
+    """A measured spread (an sd, in the cell's unit), the measurement's name and the record that holds it.
+
+    ``record`` is a path under the results folder (``qmc/table1/splits.csv``) or ``make <target>``; the
+    verdict records name it, and :func:`check_citations` requires it to exist.
+    """
 
     sd: float
     name: str
+    record: str
+
+    def __str__(self) -> str:
+        return f"{self.name} (record: {self.record})" if "/" in self.record else f"{self.name} ({self.record})"
 
 
 @dataclass(frozen=True)
@@ -133,7 +181,11 @@ class Rules:
     n_test : callable
         The number of test rows behind a one-run accuracy or error, or None.
     spread : callable
-        A measured spread for a one-run cell of another metric, or None.
+        A measured spread for a one-run cell of another metric (deterministic given its inputs), or None
+        (then :data:`RELATIVE_TOLERANCE`).
+    partition : callable
+        ``(source, dataset)`` -> the partition spread added to every cell of that table's dataset, or None:
+        a function of the table, never of the cell, so that it applies to all its cells or to none.
     not_comparable : callable
         The named difference of data or protocol that makes the cell not comparable, or None.
     not_obtainable : callable
@@ -147,6 +199,7 @@ class Rules:
     label: Callable[[pd.Series], str]
     n_test: Callable[[pd.Series], float | None] = lambda row: None
     spread: Callable[[pd.Series], Spread | None] = lambda row: None
+    partition: Callable[[str, str], Spread | None] = lambda source, dataset: None
     not_comparable: Callable[[pd.Series], str | None] = lambda row: None
     not_obtainable: Callable[[pd.Series], str | None] = lambda row: None
     not_yet: Callable[[pd.Series], str] = lambda row: ""
@@ -154,25 +207,59 @@ class Rules:
 
 
 def ours_uncertainty(row: pd.Series, rules: Rules) -> tuple[float, str]:
-    """``u_ours`` of a cell and the branch of the rule that gave it (see the module docstring)."""
+    """``u_ours`` of a cell and the terms of the rule that gave it (see the module docstring)."""
     if np.isnan(row["mean"]):
         return np.nan, ""
     n = 0 if pd.isna(row["n"]) else int(row["n"])
-    if n >= 2 and not pd.isna(row["sd"]):
-        return float(row["sd"]) / np.sqrt(n), f"sd / sqrt({n})"
     scale = UNIT_SCALE[row["unit"]]
     n_test = rules.n_test(row)
-    if row["metric"] in ("test accuracy", "test error") and n_test:
-        return scale * binomial_se(row["mean"] / scale, n_test), f"binomial, n_test = {int(n_test)}"
-    spread = rules.spread(row)
-    if spread is not None:
-        return spread.sd, spread.name
-    return 0.0, "deterministic, one run: no spread measured"
+    if n >= 2 and not pd.isna(row["sd"]):
+        u, how = float(row["sd"]) / np.sqrt(n), f"sd / sqrt({n})"
+    elif row["metric"] in PROPORTIONS and n_test:
+        u, how = scale * binomial_se(row["mean"] / scale, n_test), f"binomial, n_test = {int(n_test)}"
+    elif (spread := rules.spread(row)) is not None:
+        u, how = spread.sd, str(spread)
+    elif pd.isna(row["published"]):
+        u, how = 0.0, "deterministic, one run"
+    else:
+        u, how = RELATIVE_TOLERANCE * abs(float(row["published"])), \
+            f"deterministic, one run: {RELATIVE_TOLERANCE:.0%} of the published value"
+    partition = rules.partition(row["source"], row.get("dataset", ""))
+    if partition is not None:
+        u, how = float(np.hypot(u, partition.sd)), f"{how}; partition: {partition}"
+    return u, how
+
+
+def published_uncertainty(row: pd.Series, rules: Rules, printed_half: float, trials: dict[str, int]) -> float:
+    """``u_published`` of a cell (see the module docstring): the sd over the paper's trials, or the binomial
+    term of a one-run accuracy, with its rounding; NaN where there is no published value.
+
+    Raises
+    ------
+    ValueError
+        For a published ``±`` whose number of trials the paper's ``published.csv`` does not cite.
+    """
+    if pd.isna(row["published"]):
+        return np.nan
+    if np.isnan(printed_half):  # a value not in the paper's published.csv: its shortest form stands for its print
+        printed_half = half_unit(repr(float(row["published"])))
+    terms = [rounding(printed_half)]
+    if not pd.isna(row["published_sd"]):
+        n = trials.get(row["source"])
+        if n is None:
+            raise ValueError(f"{row['source']}: a published ± but no number of trials cited for it; add "
+                             f"'# sd trials: {row['source']} = <n>: <the paper's sentence>' to published.csv")
+        terms.append(float(row["published_sd"]) / np.sqrt(n))
+    elif row["metric"] in PROPORTIONS and (n_test := rules.n_test(row)):
+        scale = UNIT_SCALE[row["unit"]]
+        terms.append(scale * binomial_se(float(row["published"]) / scale, n_test))
+    return float(np.sqrt(np.sum(np.square(terms))))
 
 
 def judge(difference: float, u_ours: float, u_published: float, higher_is_better: bool) -> tuple[str, float]:
-    """The verdict of a comparable cell and its threshold ``2 sqrt(u_ours^2 + u_published^2)``."""
-    threshold = 2 * float(np.hypot(u_ours, u_published))
+    """The verdict of a comparable cell and its threshold ``K sqrt(u_ours^2 + u_published^2)``: it agrees when
+    the difference is at most the threshold (equality included)."""
+    threshold = K * float(np.hypot(u_ours, u_published))
     if abs(difference) <= threshold:
         return AGREES, threshold
     return (HIGHER if difference > 0 else LOWER), threshold
@@ -181,13 +268,14 @@ def judge(difference: float, u_ours: float, u_published: float, higher_is_better
 def cell_records(table: pd.DataFrame, paper: str, rules: Rules) -> pd.DataFrame:
     """Verdict records of a comparison table (:func:`rfbench.report.compare.compare`'s columns).
 
-    The published uncertainty comes from the paper's published CSV (its sd, else half a unit of the
-    printed value's last digit); the table's own threshold and verdict are not used.
+    The published uncertainty comes from the paper's published CSV (:func:`published_uncertainty`: its sd over
+    the cited trials, the binomial term, its rounding); the table's own threshold and verdict are not used.
     """
     printed = printed_resolution(paper)
     key = ["source", *[c for c in published_csv.key_columns(printed) if c != "half_unit"], "metric"]
     units = {_key(r, key): r["half_unit"] for _, r in printed.iterrows()}
-    rows = [_cell_record(row, paper, rules, units.get(_key(row, key), np.nan)) for _, row in table.iterrows()]
+    trials = published_csv.sd_trials(published_csv.path_of(paper))
+    rows = [_cell_record(row, paper, rules, units.get(_key(row, key), np.nan), trials) for _, row in table.iterrows()]
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
@@ -230,10 +318,9 @@ def _text(value) -> str:
     return str(value)
 
 
-def _cell_record(row: pd.Series, paper: str, rules: Rules, printed_half: float) -> dict:
+def _cell_record(row: pd.Series, paper: str, rules: Rules, printed_half: float, trials: dict[str, int]) -> dict:
     u_ours, how = ours_uncertainty(row, rules)
-    u_pub = np.nan if pd.isna(row["published"]) else (
-        float(row["published_sd"]) if not pd.isna(row["published_sd"]) else printed_half)
+    u_pub = published_uncertainty(row, rules, printed_half, trials)
     record = {"paper": paper, "source": row["source"], "kind": CELL, "cell": rules.label(row),
               "metric": row["metric"], "unit": row["unit"], "mean": row["mean"], "sd": row["sd"], "n": row["n"],
               "u_ours": u_ours, "u_ours_rule": how, "published": row["published"],
@@ -248,12 +335,13 @@ def _cell_record(row: pd.Series, paper: str, rules: Rules, printed_half: float) 
                 "reason": rules.not_yet(row) if obtainable is None else obtainable}
     verdict, threshold = judge(record["difference"], u_ours, u_pub, METRICS[row["metric"]].higher_is_better)
     record["threshold"] = threshold
-    if verdict != AGREES:
-        record["better"] = "yes" if (verdict == HIGHER) == METRICS[row["metric"]].higher_is_better else "no"
     difference = rules.not_comparable(row)
+    if verdict == AGREES:  # decided first: a cell that agrees agrees, its named difference kept as the reason
+        return {**record, "verdict": AGREES, "reason": difference or ""}
+    record["better"] = "yes" if (verdict == HIGHER) == METRICS[row["metric"]].higher_is_better else "no"
     if difference is not None:
         return {**record, "verdict": NOT_COMPARABLE, "reason": difference, "cause": rules.cause(row)}
-    return {**record, "verdict": verdict, "cause": rules.cause(row) if verdict != AGREES else ""}
+    return {**record, "verdict": verdict, "cause": rules.cause(row)}
 
 
 def claim_records(claims: pd.DataFrame, paper: str, kind: Callable[[pd.Series], str],
@@ -400,3 +488,53 @@ def paper_records(folder: Path, paper: str, rules: Rules, not_yet_claims: str = 
     parts += [claim_records(table.fillna({"dataset": ""}), paper, kind, not_yet_claims)
               for table in tables(folder, CLAIMS)]
     return normalized(pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=list(COLUMNS)))
+
+
+#: A cited record in a cause or a spread: ``record: <paper>/<path>`` (under the results folder) or ``make <target>``.
+CITED_RECORD = re.compile(r"record: (?P<path>[\w.-]+(?:/[\w.*-]+)+)")
+CITED_TARGET = re.compile(r"`?make (?P<target>[a-z][\w-]*)`?")
+
+
+def citations(text: str) -> tuple[list[str], list[str]]:
+    """The record paths and make targets that ``text`` cites."""
+    return CITED_RECORD.findall(text), CITED_TARGET.findall(text)
+
+
+def check_citations(frame: pd.DataFrame, root: Path, targets: set[str]) -> pd.DataFrame:
+    """Check that every ``explained:`` cause, and every measured spread a cell's rule names, cites a record a
+    reader can open: a path that exists under ``root`` (the results folder) or one of ``targets`` (make targets).
+
+    Raises
+    ------
+    ValueError
+        Naming the cell, its text and what it cites (or that it cites nothing).
+    """
+    for _, row in normalized(frame).iterrows():
+        for text in (row["cause"] if row["cause"].startswith(EXPLAINED) else "",
+                     row["u_ours_rule"] if "record:" in row["u_ours_rule"] else ""):
+            if not text:
+                continue
+            paths, made = citations(text)
+            missing = [p for p in paths if not any(root.glob(p))] + [t for t in made if t not in targets]
+            if missing or not (paths or made):
+                raise ValueError(f"{row['paper']} {row['cell']!r}: {text!r} cites "
+                                 f"{'no record' if not (paths or made) else f'what does not exist: {missing}'}; "
+                                 f"an explanation names a record under {root} ('record: <paper>/<path>') or a make "
+                                 "target ('make <target>') whose numbers show it")
+    return frame
+
+
+def chance(frame: pd.DataFrame, k: float = K, level: float = 0.95) -> dict[str, float]:
+    """How many of a paper's cells compared like for like would disagree by chance alone at ``k`` if each
+    cell's two values measured the same thing with the stated uncertainties (normal): ``compared`` cells (both
+    values, no named difference of data or protocol), the ``expected`` count ``compared * P(|Z| > k)``, its
+    ``bound`` (the ``level`` quantile of that binomial count) and the ``observed`` count of them that do not
+    agree (higher or lower)."""
+    cells = normalized(frame)
+    judged_cells = pd.to_numeric(cells["threshold"], errors="coerce").notna()
+    cells = cells[(cells["kind"] == CELL) & judged_cells & (cells["reason"] == "")]
+    p = float(2 * stats.norm.sf(k))
+    compared = len(cells)
+    return {"compared": compared, "expected": compared * p,
+            "bound": int(stats.binom.ppf(level, compared, p)) if compared else 0,
+            "observed": int((cells["verdict"] != AGREES).sum())}

@@ -49,7 +49,8 @@ def test_what_the_issue_asked_for_holds_in_the_committed_records():
     qmc = verdicts.load(RESULTS / "qmc" / verdicts.FILE)
     assert (qmc["source"] == "Table 2").sum() >= 24 and (qmc["kind"] == verdicts.CLAIM).sum() >= 28
     li = _cells("li").set_index("cell")
-    assert set(li.loc[li.index.str.startswith(("Splice", "CTG")), "verdict"]) == {"not comparable"}
+    other = li.loc[li.index.str.startswith(("Splice", "CTG"))]  # another dataset: not comparable unless it agrees
+    assert set(other["verdict"]) <= {"not comparable", "agrees"} and other["reason"].str.len().gt(0).all()
     assert li.loc["Letter linear", "verdict"] == "not comparable"
     assert li.loc["Musk linear", "verdict"] != "not comparable"  # two classes: the scheme does not matter
 
@@ -78,3 +79,20 @@ def test_every_cell_of_every_table_shows_its_verdict_record(paper):
         if md.exists() and verdicts.COMPARISON <= set(pd.read_csv(path, nrows=0).columns):
             shown = Counter(v for v in pd.read_csv(path)["verdict"] if LAID_OUT.match(f"] {v} "))
             assert Counter(LAID_OUT.findall(md.read_text())) == shown, md
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda paper: paper.folder)
+def test_every_explanation_cites_a_record_that_exists(paper):
+    records = verdicts.load(RESULTS / paper.folder / verdicts.FILE)
+    verdicts.check_citations(records, RESULTS, project.make_targets())
+    explained = records[records["cause"].str.startswith(verdicts.EXPLAINED)]
+    assert all(any(verdicts.citations(cause)) for cause in explained["cause"])
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda paper: paper.folder)
+def test_report_gives_the_chance_count_of_the_committed_records(paper):
+    md = (RESULTS / project.REPORT).read_text()
+    line = next(line for line in md.splitlines() if re.match(rf"\|\s*{paper.folder}\s*\|", line))
+    said = verdicts.chance(verdicts.load(RESULTS / paper.folder / verdicts.FILE))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    assert cells[1:] == [str(said["compared"]), f"{said['expected']:.1f}", str(said["bound"]), str(said["observed"])]

@@ -61,7 +61,8 @@ def test_report_is_built_from_the_records_each_paper_writes(tmp_path):
     assert "(`make tutorial`)" in md  # no tutorial.csv: nothing to judge
     cell = next(line for line in md.splitlines() if line.startswith("| b m1 "))
     assert [c.strip() for c in cell.strip("|").split("|")][:7] == [
-        "b m1 Asy", "85.0 ± 0.032 (n=10; sd / sqrt(10))", "80.0 ± 0.5", "%", "+5.0", "1.0", "ours better"]
+        # the published ± 0.5 is an sd over 10 trials: 0.5 / sqrt(10), with 80.0's rounding 0.05 / sqrt(3)
+        "b m1 Asy", "85.00 ± 0.032 (n=10; sd / sqrt(10))", "80.00 ± 0.16", "%", "+5.00", "0.33", "ours better"]
     assert "other test set: a stratified third of cod-rna's" in md
     assert "| a m2 Asy" in md and "not run: not yet" in md and "make askrff-table1" in md
     assert md.count("test set: a third of the training file") == 1

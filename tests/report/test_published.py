@@ -66,3 +66,20 @@ def test_every_packaged_file_is_valid_and_says_its_values_are_published():
     for path in published.path_of("askrff").parent.glob("*.csv"):
         assert path.read_text().startswith("# PUBLISHED VALUES")
         assert len(published.load(path))
+
+
+def test_sd_trials_reads_each_sources_cited_number_of_trials(tmp_path):
+    path = tmp_path / "published.csv"
+    path.write_text('# sd trials: Table 1 = 10: "over 10 trials" (Table 1 caption)\n'
+                    "paper,source,dataset,method,metric,value,sd,unit,note\n")
+    assert published.sd_trials(path) == {"Table 1": 10}
+    path.write_text("# sd trials: Table 1 = 10\n" + path.read_text().split("\n", 1)[1])  # no citation
+    with pytest.raises(published.PublishedError, match="line 1"):
+        published.sd_trials(path)
+
+
+def test_every_paper_with_a_printed_sd_cites_its_trials():
+    for paper in ("askrff", "qmc", "li", "rr"):
+        table = published.load(published.path_of(paper))
+        with_sd = set(table.loc[table["sd"].notna(), "source"])
+        assert with_sd <= set(published.sd_trials(published.path_of(paper))), paper

@@ -38,20 +38,71 @@ def test_the_uncertainty_rule_branch_by_branch():
     binomial = Rules(label=lambda row: "c", n_test=lambda row: 400)
     u, rule = verdicts.ours_uncertainty(_cell(mean=90.0), binomial)
     assert u == pytest.approx(100 * np.sqrt(0.9 * 0.1 / 400)) and rule == "binomial, n_test = 400"
-    # one run of another metric: the named measured spread, else 0 (deterministic)
-    error = _cell(metric="relative error", unit="fraction", mean=0.03)
-    named = Rules(label=lambda row: "c", spread=lambda row: Spread(0.001, "split-seed sweep"))
-    assert verdicts.ours_uncertainty(error, named) == (0.001, "split-seed sweep")
-    assert verdicts.ours_uncertainty(error, plain)[0] == 0.0
 
 
-def test_judge_agrees_within_twice_the_combined_uncertainty_and_never_below_either():
+def test_a_deterministic_one_run_cell_gets_the_stated_tolerance_and_a_measured_spread_wins():
+    error = _cell(metric="relative error", unit="fraction", mean=0.03, published=0.0367)
+    u, rule = verdicts.ours_uncertainty(error, Rules(label=lambda row: "c"))
+    assert u == pytest.approx(verdicts.RELATIVE_TOLERANCE * 0.0367) and u > 0 and "deterministic" in rule
+    measured = Spread(0.001, "scramble seeds", "qmc/table2/spread.csv")
+    u, rule = verdicts.ours_uncertainty(error, Rules(label=lambda row: "c", spread=lambda row: measured))
+    assert u == 0.001 and rule == "scramble seeds (record: qmc/table2/spread.csv)"
+
+
+def test_the_partition_spread_is_added_to_every_cell_of_its_table_alike():
+    rules = Rules(label=lambda row: "c", n_test=lambda row: 400,
+                  partition=lambda source, dataset: Spread(0.3, "split seeds", "p/s.csv") if dataset == "d" else None)
+    for cell, alone in ((_cell(sd=0.4, n=4), 0.2), (_cell(mean=90.0), 100 * np.sqrt(0.9 * 0.1 / 400))):
+        u, rule = verdicts.ours_uncertainty(cell, rules)
+        assert u == pytest.approx(np.hypot(alone, 0.3)) and rule.endswith("partition: split seeds (record: p/s.csv)")
+        assert verdicts.ours_uncertainty(cell.replace({"d": "other"}), rules)[0] == pytest.approx(alone)
+
+
+def test_the_binomial_term_has_a_continuity_floor_at_a_perfect_score():
+    assert verdicts.binomial_se(1.0, 200) == pytest.approx(np.sqrt(0.0025 * 0.9975 / 200))
+    assert verdicts.binomial_se(0.0, 200) == pytest.approx(verdicts.binomial_se(1.0, 200))
+    assert verdicts.binomial_se(0.9, 200) == pytest.approx(np.sqrt(0.09 / 200))  # inside the clip: unchanged
+    u, _ = verdicts.ours_uncertainty(_cell(mean=100.0), Rules(label=lambda row: "c", n_test=lambda row: 200))
+    assert u == pytest.approx(100 * verdicts.binomial_se(1.0, 200))
+
+
+def test_a_published_sd_is_over_the_papers_cited_trials():
+    row = _cell(published=92.689, published_sd=0.207)
+    u = verdicts.published_uncertainty(row, Rules(label=lambda row: "c"), 0.0005, {"Table 1": 10})
+    assert u == pytest.approx(np.hypot(0.207 / np.sqrt(10), 0.0005 / np.sqrt(3)))
+    with pytest.raises(ValueError, match="no number of trials cited"):
+        verdicts.published_uncertainty(row, Rules(label=lambda row: "c"), 0.0005, {})
+
+
+def test_a_printed_value_has_its_rounding_as_a_uniform_term_and_a_one_run_accuracy_its_binomial_one():
+    error = _cell(metric="relative error", unit="%", published=7.5)
+    assert verdicts.published_uncertainty(error, Rules(label=lambda row: "c"), 0.05, {}) == \
+        pytest.approx(0.05 / np.sqrt(3))
+    accuracy = _cell(published=100.0)  # the paper's one-run perfect score: binomial with its floor, and rounding
+    u = verdicts.published_uncertainty(accuracy, Rules(label=lambda row: "c", n_test=lambda row: 200), 0.05, {})
+    assert u == pytest.approx(np.hypot(100 * verdicts.binomial_se(1.0, 200), 0.05 / np.sqrt(3)))
+
+
+def test_judge_agrees_at_the_threshold_itself_and_not_beyond():
     verdict, threshold = verdicts.judge(0.5, 0.3, 0.4, higher_is_better=True)
-    assert (verdict, threshold) == ("agrees", pytest.approx(1.0))
-    assert verdicts.judge(1.01, 0.3, 0.4, True)[0] == "higher"
+    assert (verdict, threshold) == ("agrees", 1.0)
+    assert verdicts.judge(1.0, 0.3, 0.4, True)[0] == "agrees"  # |d| == K sqrt(0.3^2 + 0.4^2) exactly: <=, not <
+    assert verdicts.judge(-1.0, 0.3, 0.4, True)[0] == "agrees"
+    assert verdicts.judge(np.nextafter(1.0, 2.0), 0.3, 0.4, True)[0] == "higher"
     assert verdicts.judge(-1.01, 0.3, 0.4, True)[0] == "lower"
     for u_ours, u_pub in ((0.0, 5e-9), (1.3, 0.005), (0.1, 2.0)):
         assert verdicts.judge(0.0, u_ours, u_pub, True)[1] >= max(u_ours, u_pub)
+
+
+def test_agrees_is_decided_before_not_comparable():
+    rules = Rules(label=lambda row: "c", n_test=lambda row: 400, not_comparable=lambda row: "another dataset",
+                  cause=lambda row: UNEXPLAINED)
+    # Li's Splice gmm as printed (95.22), against two of ours: one within the threshold, one far
+    near, far = (_cell(dataset="Splice", method="gmm", published=95.22, mean=m) for m in (95.5, 80.0))
+    records = verdicts.cell_records(pd.DataFrame([near, far]).assign(difference=np.nan, threshold=np.nan,
+                                                                     verdict=""), "li", rules)
+    assert records[["verdict", "reason", "cause"]].values.tolist() == [
+        ["agrees", "another dataset", ""], ["not comparable", "another dataset", UNEXPLAINED]]
 
 
 def _table() -> pd.DataFrame:
@@ -79,8 +130,12 @@ def _rules() -> Rules:
 def test_cells_get_their_category_reason_and_cause():
     records = verdicts.cell_records(_table(), "askrff", _rules()).set_index("cell")
     spam = records.loc["spambase linear"]
-    # published 90.261 without sd: half a unit of its last digit (0.0005); ours 0.1 / sqrt(10)
-    assert spam["u_published"] == pytest.approx(0.0005) and spam["u_ours"] == pytest.approx(0.1 / np.sqrt(10))
+    # published 90.261 without sd: half a unit of its last digit as uniform (0.0005 / sqrt(3)); ours 0.1 / sqrt(10)
+    assert spam["u_published"] == pytest.approx(0.0005 / np.sqrt(3))
+    assert spam["u_ours"] == pytest.approx(0.1 / np.sqrt(10))
+    # published 72.541 ± 0.029 over Table 1's 10 trials (askrff's published.csv cites them)
+    assert records.loc["letter linear", "u_published"] == pytest.approx(np.hypot(0.029 / np.sqrt(10),
+                                                                                 0.0005 / np.sqrt(3)))
     assert spam["verdict"] == "agrees" and spam["cause"] == ""
     letter = records.loc["letter linear"]
     assert (letter["verdict"], letter["better"]) == ("lower", "no")
@@ -159,3 +214,37 @@ def test_write_then_load_keeps_the_records(tmp_path):
     assert list(back.columns) == list(verdicts.COLUMNS)
     assert (back.fillna(0).select_dtypes("number").to_numpy() ==
             pytest.approx(verdicts.normalized(frame).fillna(0).select_dtypes("number").to_numpy().astype(float)))
+
+
+def _explained(cause: str, rule: str = "") -> pd.DataFrame:
+    row = {c: "" for c in verdicts.COLUMNS} | {"paper": "qmc", "source": "Table 1", "kind": "cell", "cell": "cpu mc",
+                                                  "verdict": "lower", "cause": cause, "u_ours_rule": rule}
+    return verdicts.normalized(pd.DataFrame([row]))
+
+
+def test_an_explanation_must_cite_a_record_that_exists(tmp_path):
+    (tmp_path / "qmc" / "table1").mkdir(parents=True)
+    (tmp_path / "qmc" / "table1" / "splits.csv").write_text("a\n1\n")
+    targets = {"qmc-table1"}
+    for fine in (EXPLAINED + "the sweep (record: qmc/table1/splits.csv)", EXPLAINED + "the sweep, `make qmc-table1`",
+                 UNEXPLAINED):
+        verdicts.check_citations(_explained(fine), tmp_path, targets)
+    for bad, message in ((EXPLAINED + "a probe on spambase over ten partitions", "cites no record"),
+                         (EXPLAINED + "the sweep (record: qmc/table1/gone.csv)", "does not exist"),
+                         (EXPLAINED + "the sweep, make qmc-table9", "does not exist")):
+        with pytest.raises(ValueError, match=message):
+            verdicts.check_citations(_explained(bad), tmp_path, targets)
+    with pytest.raises(ValueError, match="does not exist"):  # a measured spread names its record too
+        verdicts.check_citations(_explained("", "sigma (record: qmc/table2/gone.csv)"), tmp_path, targets)
+
+
+def test_chance_counts_the_disagreements_of_cells_compared_like_for_like():
+    rows = [{"kind": "cell", "verdict": v, "threshold": t, "reason": r} for v, t, r in
+            [("agrees", 1.0, "")] * 38 + [("higher", 1.0, ""), ("lower", 1.0, ""),
+                                          ("not comparable", 1.0, "another dataset"),
+                                          ("agrees", 1.0, "another dataset"), ("not run: not yet", np.nan, "make")]]
+    said = verdicts.chance(pd.DataFrame(rows))
+    p = 2 * (1 - 0.9772498680518208)  # P(|Z| > 2)
+    assert said["compared"] == 40 and said["observed"] == 2
+    assert said["expected"] == pytest.approx(40 * p)
+    assert said["bound"] == 4  # the 95 % quantile of Binomial(40, 0.0455): P(X <= 3) < 0.95 <= P(X <= 4)

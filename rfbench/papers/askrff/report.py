@@ -61,30 +61,28 @@ PROTOCOL = [
     ("Eq. (12)'s residual uses +2 xi_3 phi psi^T",
      "the sign consistent with eq. (7) and (8); the paper prints -2 xi_3"),
     ("One random train/test partition (dataset.split.seed=0) for all 10 trials of spambase and letter",
-     "the Linear row's tiny sds show the paper kept one partition; ours is not the paper's, and the partition "
-     "moves a whole column by more than the per-trial sds (spambase: +0.3 to +0.8 in every cell)"),
+     "the Linear row's tiny sds show the paper kept one partition; ours is not the paper's (what the partition "
+     "does to a column is not in the records)"),
     ("ijcnn1 is 22-d with LIBSVM's 49,990 / 91,701 files, letter 16-d with 12,000 / 6,000 of the 20,000 rows",
      "Table 1's Dimension/#Train/#Test cells of the two columns are swapped; the accuracy cells fit the headings"),
     ("LibLinear's L2-loss SVC without intercept, solved to optimality (classifier.solver=newton)",
-     "the paper names LibLinear and the C grid only; no intercept is LibLinear's default (our spambase Linear "
-     "90.65 vs the paper's 90.26; 92.6 with one), and the optimum is what LibLinear's -s 1 approximates"),
+     "the paper names LibLinear and the C grid only; no intercept is LibLinear's default, and the optimum is what "
+     "LibLinear's -s 1 approximates"),
     ("Table 1 compares methods at equal M, not at equal numbers of feature columns",
      "the paper's protocol, kept; at M = 2d Asy has 3-4x RBF's columns: equal_width/equal_width.md compares "
      "them at equal width"),
     # Where Table 1 differs from the paper, and what we found (results/askrff/README.md).
-    ("Table 1, spambase: every cell 0.4-0.8 points above the paper",
-     "the partition: over dataset.split.seed=0..9 the partition means are Linear 90.27 and RBF 92.35 (paper "
-     "90.26, 92.46), while partition 0, ours, gives 90.77 and 93.27"),
-    ("Table 1, cod_rna: every cell 1.2-2.0 points below the paper, the deterministic Linear included",
+    ("Table 1, spambase: every cell above the paper (table1/table1.csv)",
+     "unexplained: a split-seed probe outside the records pointed at the partition; no committed run shows it"),
+    ("Table 1, cod_rna: every cell below the paper, the deterministic Linear included (table1/table1.csv)",
      "the test set, a third of the training file instead of cod-rna.t: a shift shared by every method"),
-    ("Table 1, ijcnn1: Asy 1.3-1.9 points above the paper, Sym and RBF within its spread, Linear +0.8",
-     "Asy has 3-4x RBF's columns at M = 2d and ijcnn1's accuracy climbs steeply with width "
-     "(equal_width/equal_width.md); the paper gives no feature counts.  Linear: not explained, no LibLinear "
-     "option we varied moves it to the paper's 91.01"),
-    ("Table 1, letter: every kernel cell 0.8-3.0 points above the paper, Linear 3.9 below",
-     "not separated: the partition does not explain Linear (split seeds 0-9: 68.42 ± 0.26); the multi-class "
-     "formulation, which the paper does not name, moves it by up to 10 points, and we keep LibLinear's "
-     "one-vs-rest default"),
+    ("Table 1, ijcnn1: Asy above the paper, Sym and RBF nearer, Linear above (table1/table1.csv)",
+     "unexplained: Asy has 3-4x RBF's columns at M = 2d and our accuracy climbs with width "
+     "(equal_width/equal_width.md), which does not show why ours differ from the paper's; the paper gives no "
+     "feature counts. Linear: no LibLinear option we varied moves it to the paper's value"),
+    ("Table 1, letter: every kernel cell above the paper, Linear below (table1/table1.csv)",
+     "unexplained: the multi-class formulation, which the paper does not name, was probed outside the records "
+     "only; we keep LibLinear's one-vs-rest default"),
 ]
 
 

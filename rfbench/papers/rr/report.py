@@ -46,13 +46,13 @@ ROWS = {"cpu_act": "CPU", "census_house": "Census, substituted", "a9a": "Adult",
 ROW_DEVIATIONS = {
     "cpu_act": "CPU: the paper's 6,500 / 1,500 split is not specified; ours is a seeded random partition "
                "of the 8,192 rows (dataset.split.seed=0), features scaled to [0, 1] on the training part.",
-    "kddcup99": "KDDCUP99: the paper trains on the full 4.9 million rows (127 dims after one-hot encoding); "
+    "kddcup99": "KDDCUP99: the paper trains on the full 4,900,000 rows (127 dims after one-hot encoding); "
                 "the mirror has the 10% subset (494,021 rows), read as normal vs attack with its 3 symbolic "
                 "columns one-hot encoded (118 features) and split at random 400,000 / 94,021 (the paper's "
-                "test set is not in the mirror). The subset repeats many rows (smurf and neptune floods): "
-                "69,151 of the 94,021 test rows (73.5%) are identical to a training row, whereas the paper's "
-                "test set ('corrected') holds attack types absent from training. Our errors are far easier "
-                "than the paper's, so 'ours better' in this row says nothing about the methods. "
+                "test set is not in the mirror). The subset repeats many rows (smurf and neptune floods), "
+                "so a random split puts copies of training rows in the test set, whereas the paper's "
+                "test set ('corrected') holds attack types absent from training: 'ours better' in this row "
+                "says nothing about the methods. "
                 "Classification by ridge on one +-1 target, as for Adult.",
     "a9a": "Adult: LIBSVM's a9a split, 32,561 training / 16,281 test points (the paper: '32,000 instances'; "
            "it does not give its test set); classification by ridge on one +-1 target (>50K), the "

@@ -22,13 +22,14 @@ def write_run(root, run_id, dataset, metric, selection, accuracy, gamma=float("n
 def test_tables_compare_test_grid_cells_and_show_cv_beside(tmp_path):
     runs = tmp_path / "runs_tree"
     write_run(runs, "a", "spambase_li", "gmm", "test_grid", 0.9420)      # paper 94.17: agrees
-    write_run(runs, "b", "spambase_li", "cosine_rbf", "test_grid", 0.9400, gamma=0.1)  # paper 92.57: better
+    # paper 92.57: +1.43, within the threshold now that the paper's one run has its binomial term too
+    write_run(runs, "b", "spambase_li", "cosine_rbf", "test_grid", 0.9400, gamma=0.1)
     write_run(runs, "c", "spambase_li", "linear", "test_grid", 0.8000)   # paper 85.91: worse
     write_run(runs, "d", "spambase_li", "gmm", "cv", 0.9311)
     table = tables(runs, tmp_path / "out").set_index(["dataset", "method"])
     assert table.loc[("SpamBase", "gmm"), "verdict"] == "agrees"
     assert table.loc[("SpamBase", "gmm"), "difference"] == pytest.approx(94.20 - 94.17)
-    assert table.loc[("SpamBase", "rbf"), "verdict"] == "ours better"
+    assert table.loc[("SpamBase", "rbf"), "verdict"] == "agrees"
     assert table.loc[("SpamBase", "linear"), "verdict"] == "ours worse"
     assert table.loc[("Letter", "rbf"), "verdict"] == "not run: data not obtainable"  # the verdict record's word
     text = (tmp_path / "out" / "tables.md").read_text()

@@ -33,6 +33,6 @@ def test_a_measurement_explains_a_gap_when_it_closes_at_least_half_of_it(tmp_pat
         tmp_path / "tables" / "scaling.csv", index=False)
     rules = verdicts.rules(tmp_path)
     closes = rules.cause(_row("Vowel", "gmm"))  # 80 -> 86 against 90: 6 of 10 points
-    assert closes.startswith(EXPLAINED) and "86.00 against the paper's 90.00" in closes
+    assert closes.startswith(EXPLAINED) and "record: li/tables/scaling.csv" in closes
     assert rules.cause(_row("Magic", "gmm")) == UNEXPLAINED  # 80 -> 83: less than half
     assert rules.cause(_row("Car", "gmm")) == UNEXPLAINED  # no measurement
