@@ -18,14 +18,28 @@ when rendered) saying which record gives it::
 The quoted number agrees when it is the record rounded to the digits quoted: |quoted - record| <=
 half a unit of the quoted number's last digit. Coverage: a section whose heading begins with
 "Findings" quotes only marked decimal numbers, and a ``mean ± sd`` pair is marked on both sides
-wherever it appears, so that a result cannot be quoted by hand there. Numbers outside those sections
-are dated measurements (times, probes run outside the records) and say so where they stand.
+wherever it appears, so that a result cannot be quoted by hand there; the papers' notes are held
+further, everywhere (below).
 
 Beyond the Markdown, the same markers are checked in the config files' comments (``configs/**/*.yaml``),
 and a stricter reach holds every decimal number to a marker (:func:`unmarked_numbers`; section and
 equation numbers aside): the prose the verdict layer writes (``reason``, ``cause`` and ``u_ours_rule``
 of every ``results/<paper>/verdicts.csv``, every ``deviations.csv``) and every string of the verdict
 modules (``rfbench/papers/*/verdicts.py``): there a result is read from a record or not quoted at all.
+
+The papers' notes (:data:`STRICT_NOTES`: ``results/<paper>/README.md`` and ``results/README.md``) are held
+to it too (:func:`unmarked_results`), everywhere, by a rule that tells a result from what is not one:
+
+- a protocol parameter (a sigma, ``M/d``, a C grid, a seed, a version) is written as code (```σ = 1.5```,
+  ```M/d = 1, 2, 4```), as the setting it is; code spans and blocks are not read;
+- a cost carries its unit of time or size right after it (``s``, ``ms``, ``min``, ``h``, ``hours``,
+  ``core-hours``, ``core-h``, ``CPU-min``, ``MB``, ``MiB``, ``GB``, ``GiB``): no record holds it;
+- a dated measurement section, whose heading begins with "Cost" or "Times" and carries its ISO date
+  (``## Times (measured 2026-11-26, ...)``), holds measurements taken outside the records (times,
+  loads, reruns' differences) each beside its command; it is not read up to the next heading;
+- section, table and equation numbers are names.
+
+Any other decimal number there is a result and carries its marker.
 
 The same Markdown files are link-checked: every relative link and image resolves inside the repository (its
 ``#anchor`` to a heading of the target), no link is absolute, every ``rfbench/...`` path and
@@ -206,6 +220,48 @@ PAIR = re.compile(rf"{NUMBER}(?:\s*%)?(?P<left>\s*<!--\s*rec:.*?-->)?\s*±\s*{NU
 def unmarked_numbers(text: str) -> list[str]:
     """The decimal numbers of ``text`` that no ``rec:`` marker follows (section, figure, equation numbers aside)."""
     return [m["num"] for m in UNMARKED_DECIMAL.finditer(REFERENCE.sub("", MARKER.sub("<!-- rec: -->", text)))]
+
+
+#: The papers' notes held to the strict rule (each added once it passes).
+STRICT_NOTES = [ROOT / "results" / "README.md", *(ROOT / "results" / paper / "README.md"
+                                                  for paper in ("atlas", "qmc", "rr", "tutorial"))]
+#: A unit of time or size right after a number: a cost, which no record holds.
+COST_UNIT = re.compile(r"\s*(?:s|ms|min|h|hours?|core-hours?|core-h|CPU-min|MB|MiB|GB|GiB)\b")
+#: The heading of a dated measurement section: "Cost" or "Times", with its ISO date.
+MEASURED = re.compile(r"^#+\s+(?:Cost|Times)\b.*\b\d{4}-\d{2}-\d{2}\b")
+
+
+def _outside_measurements(text: str) -> str:
+    """The text without its dated measurement sections (each up to the next heading)."""
+    lines, keep = [], True
+    for line in text.splitlines():
+        if re.match(r"^#+\s", line):
+            keep = not MEASURED.match(line)
+        if keep:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def unmarked_results(text: str) -> list[str]:
+    """The decimal numbers of a notes file that no marker follows and that no rule of the docstring
+    makes a parameter (code), a cost (a unit), a dated measurement or a name (section numbers)."""
+    prose = REFERENCE.sub("", MARKER.sub("<!-- rec: -->", _outside_measurements(_prose(text))))
+    return [m["num"] for m in UNMARKED_DECIMAL.finditer(prose) if not COST_UNIT.match(prose, m.end())]
+
+
+@pytest.mark.parametrize("doc", STRICT_NOTES, ids=_relpath)
+def test_notes_quote_only_marked_results(doc):
+    unmarked = unmarked_results(doc.read_text())
+    assert not unmarked, f"{_relpath(doc)}: unmarked result numbers {unmarked} (mark them, or see the docstring)"
+
+
+def test_a_planted_number_in_the_notes_is_caught():
+    """Parameters in code, costs with a unit and a dated measurement section pass; a bare result fails."""
+    text = ("## What runs\nAt `σ = 1.5` ours gives 90.77, 3.5 s a trial, 2.1 MB; Sec. 4.2 says so.\n"
+            "## Times (measured 2026-11-26, `make x`)\nload 3.5 to 4.9, ratio 0.62\n"
+            "## Findings\nthe paper's 0.0376\n")
+    assert unmarked_results(text) == ["90.77", "0.0376"]
+    assert unmarked_results(text.replace("90.77", "90.77 %<!-- rec: a | | b -->")) == ["0.0376"]
 
 
 @pytest.mark.parametrize("path", [*PROSE_CSVS, *VERDICT_MODULES], ids=_relpath)
