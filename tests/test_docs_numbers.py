@@ -25,7 +25,8 @@ Beyond the Markdown, the same markers are checked in the config files' comments 
 and a stricter reach holds every decimal number to a marker (:func:`unmarked_numbers`; section and
 equation numbers aside): the prose the verdict layer writes (``reason``, ``cause`` and ``u_ours_rule``
 of every ``results/<paper>/verdicts.csv``, every ``deviations.csv``) and every string of the verdict
-modules (``rfbench/papers/*/verdicts.py``): there a result is read from a record or not quoted at all.
+modules (``rfbench/papers/*/verdicts.py``; their code literals aside, where a parameter is written, e.g.
+```sigma x (1 -+ 0.001)```): there a result is read from a record or not quoted at all.
 
 The papers' notes (:data:`STRICT_NOTES`: ``results/<paper>/README.md`` and ``results/README.md``) are held
 to it too (:func:`unmarked_results`), everywhere, by a rule that tells a result from what is not one:
@@ -162,7 +163,7 @@ def prose_texts(path: Path) -> list[str]:
     if path.suffix == ".csv":
         with open(path, newline="") as fh:
             return [row[c] for row in csv.DictReader(fh) for c in PROSE_CSVS.get(path, ()) if row.get(c)]
-    return [node.value for node in ast.walk(ast.parse(path.read_text()))
+    return [CODE_SPAN.sub("``", node.value) for node in ast.walk(ast.parse(path.read_text()))
             if isinstance(node, ast.Constant) and isinstance(node.value, str)]
 
 
@@ -419,3 +420,10 @@ def test_a_planted_result_number_without_a_record_is_caught(tmp_path, monkeypatc
     (number, found), = [(m["num"], m["spec"]) for t in prose_texts(planted) for m in QUOTED.finditer(t)]
     with pytest.raises(AssertionError, match="but the record gives"):  # ... and the marker check fails
         test_quoted_number_is_the_record(str(planted), number, found)
+
+
+def test_a_verdict_modules_code_literal_is_a_parameter(tmp_path):
+    """A parameter written as a code literal passes the strict reach; a bare result beside it does not."""
+    module = tmp_path / "verdicts.py"
+    module.write_text('"""The spread: sd over ``sigma x (1 -+ 0.001)``; ours gives 90.77."""\n')
+    assert [unmarked_numbers(text) for text in prose_texts(module)] == [["90.77"]]

@@ -1,7 +1,7 @@
 """What issue 45's QMC studies give the verdicts, read from their records (rules: results/qmc/README.md).
 
 - :func:`spreads`: the measured spread of a one-run cpu cell of Tables 2-3 (``table2_spread/spread.csv``:
-  sd over sigma x (1 -+ 0.001) and three Halton scrambles), where the study ran;
+  sd over ``sigma x (1 -+ 0.001)`` and three Halton scrambles), where the study ran;
 - :func:`causes`: a cpu cell explained by a study: Table 1's when its range over the partition x scaling
   arms holds the paper's value (``table1_protocol/explained.csv``), Table 2's when the paper's value lies
   on our sweep of sigma inside the band the paper's Halton cells fix (``table2_sigma/crossings.csv``).
