@@ -211,7 +211,9 @@ def _findings_sections(text: str) -> list[str]:
     return ["\n".join(s) for s in sections]
 
 
-UNMARKED_DECIMAL = re.compile(r"(?<![\w.])(?P<num>[+\-−]?\d+\.\d+(?:e[+\-−]?\d+)?)(?![\d.eE])(?!\s*%?\s*<!--\s*rec:)")
+#: A decimal number no marker follows (a full stop after it ends a sentence, not the number).
+UNMARKED_DECIMAL = re.compile(r"(?<![\w.])(?P<num>[+\-−]?\d+\.\d+(?:e[+\-−]?\d+)?)(?!\d|\.\d|[eE])"
+                              r"(?!\s*%?\s*<!--\s*rec:)")
 #: A section, equation or theorem number is a name, not a quoted result.
 REFERENCE = re.compile(r"\b(?:Theorems?|Sec\.|Sections?|Figs?\.|[Ee]qs?\.|Tables?|App\.)\s+\d+(?:\.\d+)*")
 PAIR = re.compile(rf"{NUMBER}(?:\s*%)?(?P<left>\s*<!--\s*rec:.*?-->)?\s*±\s*{NUMBER}"
