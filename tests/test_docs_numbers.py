@@ -214,10 +214,11 @@ def _findings_sections(text: str) -> list[str]:
 #: A decimal number no marker follows (a full stop after it ends a sentence, not the number).
 UNMARKED_DECIMAL = re.compile(r"(?<![\w.])(?P<num>[+\-−]?\d+\.\d+(?:e[+\-−]?\d+)?)(?!\d|\.\d|[eE])"
                               r"(?!\s*%?\s*<!--\s*rec:)")
-#: A section, equation or theorem number is a name, not a quoted result; after a plural ("Theorems 2.1,
-#: 2.2 and 3.1"), the list of them (a singular's "Table 1, 0.75" keeps its 0.75).
+#: A section, equation or theorem number is a name, not a quoted result, and so is a range of them ("Sec.
+#: 5.1-5.4") and, after a plural ("Theorems 2.1, 2.2 and 3.1"), a list (a singular's "Table 1, 0.75" keeps 0.75).
 REFERENCE = re.compile(r"\b(?:(?:Theorems|Sections|Eqs\.)\s+\d+(?:\.\d+)*(?:(?:,\s*|,?\s+and\s+)\d+(?:\.\d+)*)*"
-                       r"|(?:Theorem|Sec\.|Section|Figs?\.|[Ee]qs?\.|Tables?|App\.)\s+\d+(?:\.\d+)*)")
+                       r"|(?:Theorem|Sec\.|Section|Figs?\.|[Ee]qs?\.|Tables?|App\.)\s+\d+(?:\.\d+)*)"
+                       r"(?:-\d+(?:\.\d+)*)?")
 PAIR = re.compile(rf"{NUMBER}(?:\s*%)?(?P<left>\s*<!--\s*rec:.*?-->)?\s*±\s*{NUMBER}"
                   r"(?P<right>\s*%?\s*<!--\s*rec:)?", re.S)
 
@@ -268,6 +269,7 @@ def test_a_planted_number_in_the_notes_is_caught():
     assert unmarked_results(text) == ["90.77", "0.0376"]
     assert unmarked_results(text.replace("90.77", "90.77 %<!-- rec: a | | b -->")) == ["0.0376"]
     assert unmarked_results("Theorems 2.1, 2.2 and 3.1 give 0.75; Table 1, 0.25.") == ["0.75", "0.25"]
+    assert unmarked_results("(Sec. 5.1-5.4, e.g. ...)") == []
 
 
 @pytest.mark.parametrize("path", [*PROSE_CSVS, *VERDICT_MODULES], ids=_relpath)
