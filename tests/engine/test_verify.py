@@ -44,13 +44,13 @@ def _tutorial_run(tmp_path):
 
 
 def test_a_trials_table_naming_a_run_without_its_folder_is_a_clean_error(tmp_path, capsys):
-    """A trials.csv whose run_id was cut or edited names no folder: exit 2 naming it, no traceback."""
+    """A trials.csv whose run_id was cut or edited is not its folder's: exit 2 naming both, no traceback."""
     run = _tutorial_run(tmp_path)
     trials = pd.read_csv(run / "trials.csv", dtype={"run_id": str})
     trials.assign(run_id=trials["run_id"].str[:5]).to_csv(run / "trials.csv", index=False)
     with pytest.raises(SystemExit) as exit_:
         verify.main([str(tmp_path)])
-    assert exit_.value.code == 2 and f"names run '{run.name[:5]}', which has no folder" in capsys.readouterr().err
+    assert exit_.value.code == 2 and f"carry run id(s) ['{run.name[:5]}'], not {run.name}" in capsys.readouterr().err
 
 
 def test_out_into_a_missing_folder_is_refused_before_any_work(tmp_path, capsys):
