@@ -18,10 +18,13 @@ import importlib
 import json
 import logging
 import math
+import re
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +35,7 @@ from hydra.plugins.sweeper import Sweeper
 from hydra.types import HydraContext, TaskFunction
 from omegaconf import DictConfig, OmegaConf
 
-from rfbench.engine import campaign, records
+from rfbench.engine import campaign, interrupt, records
 from rfbench.engine import config as config_
 from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import ConfigError
@@ -85,7 +88,12 @@ class CampaignSweeper(Sweeper):
                 "jobs": [{"overrides": row.job, "seconds": None if row.seconds == math.inf else row.seconds}
                          for row in todo.itertuples()]}
         write_atomic(sweep_dir / PLAN, json.dumps(plan))
-        results = self.launcher.launch(list(todo["job"]), initial_job_idx=0)
+        try:
+            results = self.launcher.launch(list(todo["job"]), initial_job_idx=0)
+        except BrokenProcessPool as err:  # joblib's TerminatedWorkerError: a worker killed (the OOM killer)
+            killed = interrupt.WorkerKilled(_signal_of(err), "a campaign job's worker")
+            interrupt.note_trials(killed, sum(self._status(job)["complete"] for job in todo["job"]), len(todo), "jobs")
+            raise killed from None
         for result in results:
             _ = result.return_value  # re-raises a job's exception
         return [results]
@@ -105,6 +113,13 @@ class CampaignSweeper(Sweeper):
     def _reference(self, run: Path, cfg: dict[str, Any]) -> Path:
         """The same run in the reference tree (the committed results), whose times estimate this one's."""
         return self.times_from / run.relative_to(Path(cfg["experiment"]["results_dir"]))
+
+
+def _signal_of(err: BaseException) -> int:
+    """The signal that killed a pool's worker, from joblib's message ("exit codes ... {SIGKILL(-9)}"); SIGKILL
+    if it names none."""
+    codes = [int(code) for code in re.findall(r"\(-(\d+)\)", str(err))]
+    return codes[0] if codes else int(signal.SIGKILL)
 
 
 def progress_line(sweep_dir: Path, done: list[list[str]]) -> str | None:

@@ -34,7 +34,7 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
-from rfbench.engine import frames
+from rfbench.engine import frames, records
 from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import CONFIG_DIR, flatten, run_id
 
@@ -132,8 +132,19 @@ def plan(root: Path) -> list[Migration]:
 
 
 def plan_run(run: Path) -> Migration | None:
-    """How the run in folder ``run`` migrates (None when it is up to date)."""
-    old_cfg = OmegaConf.to_container(OmegaConf.load(run / "config.yaml"))
+    """How the run in folder ``run`` migrates (None when it is up to date).
+
+    Only a config the steps can read, and that its trials were computed with, is re-id'd: an empty,
+    non-mapping or unreadable one, rows of another run or a trial recorded twice are a RecordError, and
+    a config that disagrees with its rows (edited by hand: its id would file their numbers under
+    another config's) a ValueError.
+    """
+    old_cfg = records.read_config(run)
+    edited = records.disagreement(run, old_cfg, records.read_trials(run / frames.INDEX, rehash=False))
+    if edited:
+        raise ValueError(f"{run}: {edited}: the config was edited after its trials ran, and migrating would file "
+                         f"them under another config's id; restore it (git checkout {run / records.CONFIG}) or "
+                         "move the run away; nothing was changed")
     new_cfg = migrate_config(old_cfg)
     new_id = run_id(new_cfg)
     files = {}
@@ -234,8 +245,9 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     try:
-        migrations = plan(args.root)
-    except ValueError as err:
+        with records.machine_faults():
+            migrations = plan(args.root)
+    except ValueError as err:  # RecordError, MachineFault
         print(f"migrate: error: {err}", file=sys.stderr)
         return 2
     for m in migrations:
@@ -243,7 +255,12 @@ def main(argv: list[str] | None = None) -> int:
     verb = "would migrate" if args.dry_run else "migrated"
     print(f"{verb} {len(migrations)} run(s) below {args.root}")
     if not args.dry_run:
-        apply(migrations)
+        try:
+            with records.machine_faults():
+                apply(migrations)
+        except records.MachineFault as err:  # a migration cut short is finished by running it again
+            print(f"migrate: error: {err}", file=sys.stderr)
+            return 1
     return 0
 
 
