@@ -140,13 +140,15 @@ def plan_run(run: Path) -> Migration | None:
     another config's) a ValueError.
     """
     old_cfg = records.read_config(run)
-    edited = records.disagreement(run, old_cfg, records.read_trials(run / frames.INDEX, rehash=False))
+    new_cfg = migrate_config(old_cfg)
+    new_id = run_id(new_cfg)
+    trials = records.read_trials(run / frames.INDEX, migrating_to=new_id)
+    rewritten = new_id != run.name and len(trials) and (trials.get("run_id") == new_id).all()  # cut before the rename
+    edited = records.disagreement(new_cfg if rewritten else old_cfg, trials)
     if edited:
         raise ValueError(f"{run}: {edited}: the config was edited after its trials ran, and migrating would file "
                          f"them under another config's id; restore it (git checkout {run / records.CONFIG}) or "
                          "move the run away; nothing was changed")
-    new_cfg = migrate_config(old_cfg)
-    new_id = run_id(new_cfg)
     files = {}
     if new_cfg != old_cfg:
         files["config.yaml"] = OmegaConf.to_yaml(OmegaConf.create(new_cfg))
@@ -216,13 +218,14 @@ def check_collisions(root: Path, migrations: list[Migration]) -> None:
 
 
 def apply(migrations: list[Migration]) -> None:
-    """Write each run's files (atomically), then move the runs to their new folders.
+    """Write each run's files (atomically, its config last), then move the runs to their new folders.
 
     The folders move in two phases, through a hidden temporary name, so that a run may take the
     folder another run is leaving.
     """
     for m in migrations:
-        for name, text in m.files.items():
+        # the config last: until it is written, rows with the new id agree with its migrated form (plan_run)
+        for name, text in sorted(m.files.items(), key=lambda file: file[0] == records.CONFIG):
             (frames.write_frame if name.endswith(".csv") else write_atomic)(m.old / name, text)
     moving = [m for m in migrations if m.new != m.old]
     for m in moving:

@@ -108,7 +108,7 @@ def run_dir(cfg: Mapping[str, Any]) -> Path:
     return Path(exp["results_dir"]) / exp["name"] / "runs" / run_id(cfg)
 
 
-def read_trials(path: Path, *, rehash: bool = True) -> pd.DataFrame:
+def read_trials(path: Path, *, migrating_to: str | None = None) -> pd.DataFrame:
     """Trials already recorded at ``path`` (empty frame when there are none): every reader's way in.
 
     An incomplete last line (no newline: the file was cut mid-row) is left out, so a
@@ -116,11 +116,11 @@ def read_trials(path: Path, *, rehash: bool = True) -> pd.DataFrame:
     run itself (which repairs the file) is warned which trial that drops.  A file that is no
     table of trials (no integer ``trial`` column, ragged rows) is a RecordError, and a row with
     an empty metric that the file's other rows have is warned about, naming the trial and metric.
-    A record of a run folder must be that run's (:func:`check_rows`; ``rehash=False``: its config is
-    not hashed, for the migration that re-ids it).
+    A record of a run folder must be that run's (:func:`check_rows`; ``migrating_to``: the id the migration
+    gives the run, which re-ids it).
     """
     trials = _read_table(path)
-    check_rows(path, trials, rehash=rehash)
+    check_rows(path, trials, migrating_to=migrating_to)
     _warn_missing_metrics(path, trials)
     return trials
 
@@ -156,20 +156,22 @@ def _read_table(path: Path) -> pd.DataFrame:
 CONFIG = "config.yaml"
 
 
-def check_rows(path: Path, trials: pd.DataFrame, *, rehash: bool = True) -> None:
+def check_rows(path: Path, trials: pd.DataFrame, *, migrating_to: str | None = None) -> None:
     """RecordError unless the table ``trials`` read from ``path`` belongs to the run folder it is in.
 
     In a run folder (one holding :data:`CONFIG`, which a run writes before its first trial): the config
-    hashes to the folder's name (unless not ``rehash``), and every row with a ``run_id`` carries that
-    name.  In the run's index (``trials.csv``), ``(run_id, trial)`` is a key: a trial recorded twice is
-    refused, naming its lines (the run's resume drops identical copies, :func:`repair_run`).
+    hashes to the folder's name, and every row with a ``run_id`` carries that name.  For the migration
+    that re-ids the run to ``migrating_to``, the config is not hashed and rows may carry that id too (a
+    migration cut short after rewriting the files, before renaming the folder).  In the run's index
+    (``trials.csv``), ``(run_id, trial)`` is a key: a trial recorded twice is refused, naming its lines (the
+    run's resume drops identical copies, :func:`repair_run`).
     """
     run = path.parent
     has_config = os.path.lexists(run / CONFIG)
-    if has_config and rehash:
+    if has_config and migrating_to is None:
         check_identity(run)
     if has_config and "run_id" in trials and len(trials):
-        foreign = trials["run_id"].astype(str) != run.name
+        foreign = ~trials["run_id"].astype(str).isin({run.name, migrating_to or run.name})
         if foreign.any():
             raise RecordError(f"{path}: line(s) {_lines(foreign)} carry run id(s) "
                               f"{sorted(trials.loc[foreign, 'run_id'].astype(str).unique())}, not {run.name}, the "
@@ -236,7 +238,7 @@ def check_identity(run: Path) -> None:
                           "not read")
 
 
-def disagreement(run: Path, cfg: Mapping[str, Any], trials: pd.DataFrame) -> str | None:
+def disagreement(cfg: Mapping[str, Any], trials: pd.DataFrame) -> str | None:
     """The first identifying config value of ``cfg`` (the run's recorded config) that the rows ``trials``
     were not computed with, as "key=config value, rows: value"; None if they agree."""
     flat = flatten(identity(cfg))

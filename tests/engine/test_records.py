@@ -341,10 +341,10 @@ def test_a_config_that_is_no_mapping_is_refused(tmp_path, text, says):
 def test_the_config_is_checked_against_the_rows_it_says_it_ran(tmp_path):
     run = write_run(tmp_path)
     trials = records.read_trials(run / "trials.csv")
-    assert records.disagreement(run, RUN_CONFIG, trials) is None
+    assert records.disagreement(RUN_CONFIG, trials) is None
     edited = {**RUN_CONFIG, "kernel": {"name": "gaussian", "sigma": 7.5}}
-    assert records.disagreement(run, edited, trials) == "kernel.sigma=7.5 in config.yaml, 2.0 in its trials"
-    assert records.disagreement(run, {**RUN_CONFIG, "experiment": {"name": "x", "seed": 0}}, trials) is None
+    assert records.disagreement(edited, trials) == "kernel.sigma=7.5 in config.yaml, 2.0 in its trials"
+    assert records.disagreement({**RUN_CONFIG, "experiment": {"name": "x", "seed": 0}}, trials) is None
 
 
 # Faults of the machine are one line (issue 48, point 2).
