@@ -66,3 +66,20 @@ def test_frames_are_equal_whatever_their_timings_but_not_their_results():
     assert verify._frames_equal(old, new, 1e-12) == (True, 0.0)
     assert not verify._frames_equal(old, new.assign(value=[1.0, 2.5]), 1e-12)[0]
     assert not verify._frames_equal(old, new.drop(columns="time"), 1e-12)[0]
+
+
+def test_verify_of_a_copied_tree_recomputes_inside_that_tree(tmp_path, monkeypatch):
+    """A job's reads are composed below the tree being verified, not ./results of the working folder (the
+    recorded results_dir), so verify writes only inside that tree and reads only its records (issue 48)."""
+    import shutil
+
+    _tutorial_run(tmp_path / "recorded")
+    shutil.copytree(tmp_path / "recorded", tmp_path / "copy")
+    (run,) = verify.pick_runs(tmp_path / "copy")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    seen, real = [], jobs.read_configs
+    monkeypatch.setattr(jobs, "read_configs", lambda cfg: seen.append(cfg["experiment"]["results_dir"]) or real(cfg))
+    assert all(row["equal"] for row in verify.compare(run, rtol=1e-12))
+    assert seen == [str(tmp_path / "copy")] and list(work.iterdir()) == []
