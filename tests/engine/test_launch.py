@@ -83,3 +83,32 @@ def test_the_same_campaign_on_a_ray_cluster_on_loopback_gives_the_same_numbers(w
     finished(campaign(tmp_path, "--launcher", "ray_cluster", *SMALL, f"hydra.launcher.ray.init.address={ray_head}",
                       env=RAY_ENV))
     pd.testing.assert_frame_equal(trials(tmp_path)[METRICS], whole[1][METRICS])
+
+
+def test_a_killed_joblib_worker_ends_the_campaign_in_one_line_with_the_jobs_done(tmp_path, monkeypatch):
+    """joblib's TerminatedWorkerError (a worker SIGKILLed, as by the OOM killer) becomes WorkerKilled: one line
+    with the signal, the jobs complete of those launched and how to resume; no traceback (issue 48)."""
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+    from omegaconf import OmegaConf
+
+    from rfbench.engine import campaign as campaign_
+    from rfbench.engine import interrupt, launch
+
+    complete = {("a=1",)}
+
+    class KilledWorker:
+        def launch(self, jobs, initial_job_idx):
+            complete.add(("a=2",))  # one job finished before the kill
+            raise TerminatedWorkerError("A worker process managed by the executor was unexpectedly terminated. "
+                                        "The exit codes of the workers are {SIGKILL(-9)}")
+
+    sweeper = launch.CampaignSweeper("p", "t")
+    sweeper.config, sweeper.launcher = OmegaConf.create({"hydra": {"sweep": {"dir": str(tmp_path)}}}), KilledWorker()
+    monkeypatch.setattr(campaign_, "plan", lambda paper, target, extra: campaign_.Plan(
+        paper, target, jobs=[["a=1"], ["a=2"], ["a=3"]]))
+    monkeypatch.setattr(sweeper, "_status", lambda job: {"job": job, "run_dir": tmp_path, "seconds": 1.0,
+                                                         "complete": tuple(job) in complete})
+    with pytest.raises(interrupt.WorkerKilled) as killed:
+        sweeper.sweep([])
+    assert interrupt.message(killed.value) == ("a campaign job's worker was killed (signal 9; out of memory?) after "
+                                               "1 of 2 jobs; rerun the same command to resume")
