@@ -162,7 +162,7 @@ def validate(cfg: Mapping[str, Any]) -> None:
                  f"every run takes one {group}: pass {group}=<name>")
     exp = cfg["experiment"]
     _require(is_int(exp["trials"]) and 1 <= exp["trials"] <= MAX_TRIALS, "experiment.trials", exp["trials"],
-             f"an integer 1 <= trials <= {MAX_TRIALS} (each trial adds a row to trials.csv, which every trial "
+             f"an integer >= 1 and <= {MAX_TRIALS} (each trial adds a row to trials.csv, which every trial "
              "reads and rewrites: more is work no machine finishes)")
     _require(is_int(exp["n_gram"]) and exp["n_gram"] >= 0,
              "experiment.n_gram", exp["n_gram"], "an integer >= 0 (0 skips the Gram error)")

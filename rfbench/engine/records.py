@@ -16,6 +16,10 @@ trial, write), and each trial is computed under its own lock in ``.claims/``, so
 concurrent runs of one config neither lose nor duplicate rows nor redo each
 other's trials.  The kernel releases both locks when a process dies.
 
+A run folder proves its identity to every reader, which reads through :func:`read_trials`:
+its ``config.yaml`` hashes to the folder's name (the run id), every row carries that id, and
+``(run_id, trial)`` is a key (:func:`check_rows`); a mismatch is refused, naming both and the repair.
+
 A ``trials.csv`` whose last line was cut short (by a tool or a full disk: rfbench itself
 only renames whole files into place) is read without that line, and
 :func:`repair_trials` rewrites it so; the trial is then computed again.
