@@ -163,7 +163,8 @@ CONFIG = "config.yaml"
 def check_rows(path: Path, trials: pd.DataFrame, *, migrating_to: str | None = None) -> None:
     """RecordError unless the table ``trials`` read from ``path`` belongs to the run folder it is in.
 
-    In a run folder (one holding :data:`CONFIG`, which a run writes before its first trial): the config
+    In a run folder (one holding :data:`CONFIG`, which a run writes before its first trial; a table made
+    otherwise, such as a test's, is no run's and is not checked): the config
     hashes to the folder's name, and every row with a ``run_id`` carries that name.  For the migration
     that re-ids the run to ``migrating_to``, the config is not hashed and rows may carry that id too (a
     migration cut short after rewriting the files, before renaming the folder).  In the run's index
@@ -181,7 +182,7 @@ def check_rows(path: Path, trials: pd.DataFrame, *, migrating_to: str | None = N
                               f"{sorted(trials.loc[foreign, 'run_id'].astype(str).unique())}, not {run.name}, the "
                               "folder's: rows of another run were copied in; move them to their own run's "
                               "trials.csv or remove them (rerun the run's command to compute what is missing)")
-    if path.name == frames.INDEX and len(trials):
+    if has_config and path.name == frames.INDEX and len(trials):
         _check_unique(path, trials)
 
 
