@@ -163,8 +163,8 @@ CONFIG = "config.yaml"
 def check_rows(path: Path, trials: pd.DataFrame, *, migrating_to: str | None = None) -> None:
     """RecordError unless the table ``trials`` read from ``path`` belongs to the run folder it is in.
 
-    In a run folder (one holding :data:`CONFIG`, which a run writes before its first trial; a table made
-    otherwise, such as a test's, is no run's and is not checked): the config
+    In a run folder (``runs/<run_id>/`` holding :data:`CONFIG`, which a run writes before its first trial; a
+    table kept otherwise, such as a test's, is no run's and is not checked): the config
     hashes to the folder's name, and every row with a ``run_id`` carries that name.  For the migration
     that re-ids the run to ``migrating_to``, the config is not hashed and rows may carry that id too (a
     migration cut short after rewriting the files, before renaming the folder).  In the run's index
@@ -172,7 +172,7 @@ def check_rows(path: Path, trials: pd.DataFrame, *, migrating_to: str | None = N
     run's resume drops identical copies, :func:`repair_run`).
     """
     run = path.parent
-    has_config = os.path.lexists(run / CONFIG)
+    has_config = run.parent.name == "runs" and os.path.lexists(run / CONFIG)  # <results>/<name>/runs/<run_id>/
     if has_config and migrating_to is None:
         check_identity(run)
     if has_config and "run_id" in trials and len(trials):
