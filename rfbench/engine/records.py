@@ -40,7 +40,7 @@ import shutil
 import socket
 import stat
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -356,16 +356,33 @@ def recorded(path: Path) -> set[int]:
     return set(trials["trial"]) if len(trials) else set()
 
 
-@contextlib.contextmanager
-def locked(lock_file: Path, *, wait: bool = True) -> Iterator[bool]:
+def locked(lock_file: Path, *, wait: bool = True) -> contextlib.AbstractContextManager[bool]:
     """Hold an exclusive ``flock`` on ``lock_file``; yield False if busy and not ``wait``."""
+    return _holding(lock_file, lambda fd: _flock(fd, wait))
+
+
+def _flock(fd: int, wait: bool) -> bool:
+    """Take the exclusive ``flock`` of ``fd``, waiting for it if ``wait``; False if busy and not."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def _holding(lock_file: Path, take: Callable[[int], bool], *, note: bool = False) -> Iterator[bool]:
+    """Yield whether ``take(fd)`` took the lock ``lock_file``, released after the block; ``note``: the holder
+    writes who it is into the file (pid, host, time) for the processes waiting for it (:func:`holder`)."""
     fd = _open_lock(lock_file)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not take(fd):
             yield False
             return
+        if note:
+            with contextlib.suppress(OSError):  # the note is for waiters: a full disk must not stop the work
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()} {socket.gethostname()} {time.time():.0f}\n".encode(), 0)
         try:
             yield True
         finally:
@@ -390,8 +407,7 @@ def _open_lock(lock_file: Path) -> int:
 CLAIM_POLL_SECONDS = 1.0
 
 
-@contextlib.contextmanager
-def claim(run_dir: Path, trial: int, *, wait: bool = True) -> Iterator[bool]:
+def claim(run_dir: Path, trial: int, *, wait: bool = True) -> contextlib.AbstractContextManager[bool]:
     """Lock trial ``trial`` of ``run_dir`` for computing it; yield False if busy and not ``wait``.
 
     The holder notes itself in the lock file (pid, host, time); a process waiting for the trial says
@@ -399,36 +415,20 @@ def claim(run_dir: Path, trial: int, *, wait: bool = True) -> Iterator[bool]:
     resumed), so a wait is never silent about what to do.  The kernel frees the lock of a dead holder.
     """
     lock_file = run_dir / ".claims" / f"trial-{trial}.lock"
-    fd = _open_lock(lock_file)
-    try:
-        if not _take(fd, lock_file, trial, wait):
-            yield False
-            return
-        with contextlib.suppress(OSError):  # the note is for waiters: a full disk must not stop the trial
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()} {socket.gethostname()} {time.time():.0f}\n".encode(), 0)
-        try:
-            yield True
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
+    return _holding(lock_file, lambda fd: _take(fd, lock_file, trial, wait), note=True)
 
 
 def _take(fd: int, lock_file: Path, trial: int, wait: bool) -> bool:
     """Take the claim ``fd``; if busy, False unless ``wait``, else poll until free, logging its holder."""
     said = None
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            if not wait:
-                return False
+    while not _flock(fd, wait=False):
+        if not wait:
+            return False
         if (now := holder(lock_file)) != said:
             log.warning("trial %d of run %s is claimed by %s", trial, lock_file.parent.parent.name, now)
             said = now
         time.sleep(CLAIM_POLL_SECONDS)
+    return True
 
 
 def holder(lock_file: Path) -> str:
