@@ -238,10 +238,15 @@ def _launch(args: argparse.Namespace) -> None:
     cmd = [sys.executable, "-m", "rfbench", "-m", "hydra/sweeper=campaign", f"hydra/launcher={args.launcher}",
            f"hydra.sweeper.paper={args.paper}", f"hydra.sweeper.target={args.target}",
            f"hydra.sweeper.dry_run={str(args.dry_run).lower()}", f"hydra.sweep.dir={sweep_dir}",
-           f"experiment.results_dir={args.results}", *args.overrides]
+           f"experiment.results_dir={_quoted(str(args.results))}", *args.overrides]
     code = subprocess.call(cmd)
     if code:
         sys.exit(code)
+
+
+def _quoted(value: str) -> str:
+    """``value`` as a quoted Hydra override value: a string, never a number (``--results nan``, ``1e3``)."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -130,3 +130,12 @@ def test_sweep_folder_overrides_are_refused_so_outputs_stay_under_results(tmp_pa
     assert capsys.readouterr().err == (f"rfbench-campaign: error: hydra.sweep.subdir={tmp_path}/x is invalid: a "
                                        f"campaign keeps its sweep folder under --results ({tmp_path}/example/hydra/"
                                        "...); choose the folder with --results\n")
+
+
+@pytest.mark.parametrize("results", ["nan", "1e3", "it's/a b", "back\\slash"])
+def test_the_results_folder_reaches_the_jobs_as_the_string_given(results):
+    """--results nan was read by Hydra as a float (issue 48): the override is quoted."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    (override,) = OverridesParser.create().parse_overrides([f"experiment.results_dir={launch._quoted(results)}"])
+    assert override.value() == results
