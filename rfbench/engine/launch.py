@@ -246,7 +246,9 @@ def _launch(args: argparse.Namespace) -> None:
 
 def _quoted(value: str) -> str:
     """``value`` as a quoted Hydra override value: a string, never a number (``--results nan``, ``1e3``)."""
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    # Hydra reads a backslash literally but before a quote (or the closing one), where it escapes
+    escaped = re.sub(r"(\\*)('|$)", lambda m: m.group(1) * 2 + ("\\'" if m.group(2) else ""), value)
+    return f"'{escaped}'"
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -132,7 +132,7 @@ def test_sweep_folder_overrides_are_refused_so_outputs_stay_under_results(tmp_pa
                                        "...); choose the folder with --results\n")
 
 
-@pytest.mark.parametrize("results", ["nan", "1e3", "it's/a b", "back\\slash"])
+@pytest.mark.parametrize("results", ["nan", "1e3", "it's/a b", "back\\slash", "end\\", "quote\\'d"])
 def test_the_results_folder_reaches_the_jobs_as_the_string_given(results):
     """--results nan was read by Hydra as a float (issue 48): the override is quoted."""
     from hydra.core.override_parser.overrides_parser import OverridesParser
