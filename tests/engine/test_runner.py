@@ -1,4 +1,6 @@
 """The trial runner: failures and progress (on real, mirrored spambase)."""
+import errno
+import os
 import re
 
 import pytest
@@ -89,3 +91,26 @@ def test_without_a_model_time_transform_still_times_the_training_features(tmp_pa
     row = timed.iloc[0]
     assert row["n_features"] == 228 and row["time_transform"] > 0 and row["memory_fit"] >= 0
     assert 2760 * 228 * 4 / 2**20 <= row["memory_transform"] < 100
+
+
+@pytest.mark.parametrize(("code", "says"), [(errno.EROFS, "the file system is read-only"),
+                                            (errno.ENOSPC, "the file system is full")])
+def test_a_results_tree_that_refuses_writes_ends_the_run_in_one_line_records_intact(tmp_path, monkeypatch, code, says):
+    """Read-only (even with nothing to do: the resume takes its locks) or full: a MachineFault naming the path
+    and the fix, the recorded trial kept, nothing half-written (issue 48)."""
+    cfg = compose_cfg(tmp_path, "experiment.trials=1")
+    runner.run(cfg)
+    run = records.run_dir(cfg)
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+
+    real_open = os.open
+
+    def refuse(path, flags, *args, **kwargs):  # every opening for writing: the locks, a resume's first write
+        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(code, os.strerror(code), str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
+    with pytest.raises(records.MachineFault, match=rf"cannot use {run}/\S+: {says} .*rerun the same command to resume"):
+        runner.run(compose_cfg(tmp_path, "experiment.trials=2"))
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
