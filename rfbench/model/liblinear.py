@@ -265,10 +265,12 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         Returns
         -------
         dict of str to int
-            ``"newton"``: its float64 design n x p (sparse features densified, then once more on
-            their row space), and one p x p Hessian per thread with the one the refit shares (for
-            sparse features also the row-space basis and its eigendecomposition, 2 p^2);
-            LibLinear's solvers: their copy of the features as 16-byte feature nodes, n (stored + 2).
+            ``"newton"`` on its dense path: its float64 design n x p (sparse features densified, then
+            once more on their row space), and one p x p Hessian per thread with the one the refit
+            shares (for sparse features also the row-space basis and its eigendecomposition, 2 p^2);
+            LibLinear's solvers, and the iterative path: their copy of the features as 16-byte feature
+            nodes, n (stored + 2).  The class count is not known here: the path is the one of two
+            classes, dense wherever any class count could take it (the larger need, an upper bound).
         """
         if self.solver != NEWTON or self._path(n_rows, width, 2, sparse, n_rows * stored).kind != DENSE:
             solver = ITERATIVE_SOLVER if self.solver == NEWTON else self.solver
