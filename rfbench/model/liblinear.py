@@ -339,7 +339,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             prob, param = _problem_of(X, y_idx, self.bias), self._parameter()
             for j in order:
                 model = _train(prob, param, grid[j])
-                if self._options.warm_start:
+                if self.solver == NEWTON:  # its iterative path walks C warm (cv_warm_start is about CV folds)
                     init_sol = _raw_w(model)  # a copy: model.w is freed with the model
                     param.init_sol = init_sol.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
                 coef, intercept, labels = _in_class_order(*_weights(model))
