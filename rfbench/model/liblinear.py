@@ -35,7 +35,15 @@ from sklearn.utils.validation import check_array, check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from rfbench.model.grid_search import GridSearchResults
-from rfbench.model.newton_cost import DENSE, ITERATIVE_SOLVER, ITERATIVE_TOL, NewtonPath, choose_path, log_once
+from rfbench.model.newton_cost import (
+    DENSE,
+    ITERATIVE_SOLVER,
+    ITERATIVE_TOL,
+    NewtonPath,
+    choose_path,
+    dense_fits,
+    log_once,
+)
 from rfbench.model.newton_svc import DEFAULT_TOL, newton_gram, row_space, squared_hinge_paths
 from rfbench.model.pool import worker_pool
 from rfbench.validation import is_int, is_real
@@ -272,10 +280,10 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             nodes, n (stored + 2).  The class count is not known here: the path is the one of two
             classes, dense wherever any class count could take it (the larger need, an upper bound).
         """
-        if self.solver != NEWTON or self._path(n_rows, width, 2, sparse, n_rows * stored).kind != DENSE:
+        p = width + (self.bias >= 0)
+        if self.solver != NEWTON or not dense_fits(n_rows, p, 1, self._solves(), MAX_NEWTON_FEATURES):
             solver = ITERATIVE_SOLVER if self.solver == NEWTON else self.solver
             return {f"LibLinear -s {solver}'s feature nodes": n_rows * (stored + 2) * 16}
-        p = width + (self.bias >= 0)
         threads = self.n_jobs if is_int(self.n_jobs) and self.n_jobs > 0 else 1
         return {f"solver=newton's float64 design{' (densified)' if sparse else ''}": (1 + sparse) * n_rows * p * 8,
                 "solver=newton's p x p Hessians": (threads + 1 + 2 * sparse) * p * p * 8}
@@ -291,11 +299,13 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
 
     def _path(self, n_rows: int, width: int, n_classes: int, sparse: bool, stored: int | None) -> NewtonPath:
         """The path ``"newton"`` takes on n_rows x width features of ``stored`` values (None: not known yet)."""
+        return choose_path(n_rows, width + (self.bias >= 0), 1 if n_classes <= 2 else n_classes, self._solves(),
+                           sparse, None if stored is None else stored + n_rows * (self.bias >= 0), MAX_NEWTON_FEATURES)
+
+    def _solves(self) -> int:
+        """Values of C solved in a model selection: each C on each fold and the refit, or each C on the test set."""
         n_C = len(self.C_grid)
-        solves = n_C if self.selection == "test_grid" else (self.cv * n_C + 1 if self.cv > 1 and n_C > 1 else 1)
-        p = width + (self.bias >= 0)
-        return choose_path(n_rows, p, 1 if n_classes <= 2 else n_classes, solves, sparse,
-                           None if stored is None else stored + n_rows * (self.bias >= 0), MAX_NEWTON_FEATURES)
+        return n_C if self.selection == "test_grid" else (self.cv * n_C + 1 if self.cv > 1 and n_C > 1 else 1)
 
     def _newton_tol(self) -> float:
         return DEFAULT_TOL if self.tol is None else float(self.tol)

@@ -150,6 +150,11 @@ class NewtonPath:
                 f"{n_columns} one-vs-rest column(s) x {n_solves} solve(s) of one C")
 
 
+def dense_fits(n_rows: int, width: int, n_columns: int, n_solves: int, max_width: int) -> bool:
+    """Whether the dense path is taken: its estimate within ``MAX_CPU_SECONDS``, its Hessian within ``max_width``."""
+    return width <= max_width and newton_cost(n_rows, width, n_columns, n_solves).cpu_seconds <= MAX_CPU_SECONDS
+
+
 def choose_path(n_rows: int, width: int, n_columns: int, n_solves: int, sparse: bool,
                 stored: int | None, max_width: int) -> NewtonPath:
     """The exact path that fits: dense Newton when its estimate is within ``MAX_CPU_SECONDS`` (and its
@@ -170,7 +175,7 @@ def choose_path(n_rows: int, width: int, n_columns: int, n_solves: int, sparse: 
     """
     problem = (n_rows, width, n_columns, n_solves, sparse)
     dense = newton_cost(n_rows, width, n_columns, n_solves)
-    if dense.cpu_seconds <= MAX_CPU_SECONDS and width <= max_width:
+    if dense_fits(n_rows, width, n_columns, n_solves, max_width):
         return NewtonPath(DENSE, dense.cpu_seconds, problem)
     stored = n_rows * width if stored is None and not sparse else stored
     iterative = iterative_cost(stored or 0, n_columns, n_solves)
