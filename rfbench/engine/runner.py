@@ -420,6 +420,7 @@ def _fit_model(cfg: dict, data: Dataset, fmap, model) -> dict[str, Any]:
     row.update(test_scores(data.task, data.y_test, y_pred))
     row.update(model.best_params_)
     row[f"cv_{model.score_name}"] = model.cv_score_
+    row.update(model.fit_record() if hasattr(model, "fit_record") else {})  # e.g. the solver path taken
     return row
 
 

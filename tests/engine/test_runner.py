@@ -59,14 +59,33 @@ def test_the_model_selection_reports_its_fits(tmp_path, monkeypatch, caplog):
     assert [done for done, _ in fits] == sorted({done for done, _ in fits})  # rising
 
 
-def test_features_too_wide_for_the_newton_solver_are_a_config_error(tmp_path, monkeypatch):
-    """Known only once the features exist; still `rfbench: error:` (ConfigError), not a traceback."""
+def test_features_too_wide_for_the_dense_newton_path_take_the_iterative_one_and_say_so(tmp_path, monkeypatch):
+    """Known only once the features exist: each trial's row records the path (``model_path``)."""
     from rfbench.model import liblinear as classifier
     monkeypatch.setattr(classifier, "MAX_NEWTON_FEATURES", 100)  # rff at M = 2d: 228 columns
     cfg = compose_cfg(tmp_path, "classifier=liblinear", "experiment.n_gram=0", "classifier.log2_C=[0]")
-    with pytest.raises(config.ConfigError, match=r"classifier.solver='newton' forms .* p=228 .* use a LibLinear"):
-        runner.run(cfg)
-    assert list(tmp_path.iterdir()) == []
+    trials = runner.run(cfg)
+    (path,) = set(trials["model_path"])
+    assert path.startswith("newton iterative: LibLinear -s 2 -e 1e-06") and len(trials) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel, dataset", [(k, "letter") for k in (
+    "gaussian", "linear", "shift_gaussian", "sinh_gaussian", "cosh_gaussian", "laplacian", "gmm", "cosine_rbf")]
+    + [("gmm", "letter_li")])
+def test_every_kernels_natural_command_runs_with_the_default_model(tmp_path, monkeypatch, kernel, dataset):
+    """`rfbench kernel=<k> dataset=<d>` with the default model (classifier=liblinear, solver=newton), reduced:
+    2 trials, 2 folds, 2 values of C, 1,500 letter rows (letter_li's files: 8 GCWS samples); the dense
+    path's width capped at 1,024 so that the wide sparse codes take the iterative path, as at full size."""
+    from rfbench.model import liblinear as classifier
+    monkeypatch.setattr(classifier, "MAX_NEWTON_FEATURES", 1024)
+    small = (["dataset.split.n_train=1500", "dataset.split.n_test=500"] if dataset == "letter"
+             else ["feature_map.n_components=8"])
+    trials = runner.run(compose_cfg(tmp_path, f"kernel={kernel}", f"dataset={dataset}", "classifier=liblinear",
+                                    "classifier.cv=2", "classifier.log2_C=[0,5]", *small))
+    assert list(trials["trial"]) == [0, 1] and (trials["test_accuracy"] > 1 / 26).all()
+    wide = kernel in ("laplacian", "gmm") and dataset == "letter"
+    assert set(trials["model_path"].str.split(":").str[0]) == {"newton iterative" if wide else "newton dense"}
 
 
 def test_the_config_is_written_once_when_the_run_starts(tmp_path):
