@@ -29,7 +29,7 @@ MEASURED = re.compile(r"^(time_|memory_)|^experiment\.results_dir$")
 
 def doc_args() -> list[str]:
     """docs/running.md's SLURM campaign command, from its ``--launcher slurm`` on (campaign() adds the rest)."""
-    line = next(line for line in DOC.read_text().splitlines()
+    line = next(line for line in DOC.read_text().replace("\\\n", " ").splitlines()  # continued lines joined
                 if line.startswith("rfbench-campaign") and "--launcher slurm" in line)
     words = shlex.split(line)
     assert words[1:4] == ["example", "m_sweep", "--results"] and words[5:7] == ["--launcher", "slurm"], line
