@@ -32,8 +32,9 @@ from rfbench.report.runs import collect_single_runs, deviations
 PAPER = "li"
 #: The tree of runs below ``<results>/li``.
 RUNS = "kernel_svm"
-#: The linear column's tree (LibLinear one-vs-rest, the paper's scheme), beside :data:`RUNS`.
-LINEAR_RUNS = "linear_ovr"
+#: The linear column's tree (LibLinear one-vs-rest, the paper's scheme), beside :data:`RUNS`, and its
+#: intercept arm's (``classifier.bias=1``).
+LINEAR_RUNS, INTERCEPT_RUNS = "linear_ovr", "linear_ovr_bias"
 #: Config columns that tell the cells apart.
 POINT = ["dataset.name", "classifier.kernel", "classifier.selection"]
 #: Our dataset configs and the paper's names for them.
@@ -127,7 +128,7 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
     protocol = [*c_grids(on_test), *PROTOCOL]
     records.write_csv(out / "deviations.csv", pd.DataFrame(protocol, columns=["deviation", "reason"]))
     sections += [("Claims of the paper", claims),
-                 *_scheme_sections(table, svm, ovr, out),
+                 *_scheme_sections(table, svm, ovr, linear_ovr(runs.parent / INTERCEPT_RUNS), out),
                  ("Study: preprocessing of the GMM and RBF cells", VARIANT_TEXT),
                  *_scaling_sections(table, on_test, pub, runs.parent, out)]
     sections += [("Published datasets without a run", _missing(table)), ("", TABLE4)]
@@ -165,30 +166,38 @@ def linear_ovr(root: Path) -> pd.DataFrame:
                          method="linear")
 
 
-def scheme_comparison(table: pd.DataFrame, svm: pd.DataFrame, ovr: pd.DataFrame) -> pd.DataFrame:
-    """The multi-class study: per dataset, the linear column's test-grid accuracy (%) in LibLinear's one-vs-rest
-    (the primary cell) and libsvm's one-vs-one, the paper's, and both runs' ids."""
+#: The linear study's arms (:func:`scheme_comparison`): the primary cell first.
+SCHEME_ARMS = ("one-vs-rest", "one-vs-one", "one-vs-rest, intercept")
+
+
+def scheme_comparison(table: pd.DataFrame, svm: pd.DataFrame, ovr: pd.DataFrame,
+                      intercept: pd.DataFrame) -> pd.DataFrame:
+    """The linear column's study: per dataset with a primary cell, the test-grid accuracy (%) of each arm of
+    :data:`SCHEME_ARMS` (LibLinear one-vs-rest without intercept: the cell; libsvm's one-vs-one; LibLinear
+    one-vs-rest with an intercept; NaN for an arm not run), the paper's, and each arm's run id (``run <arm>``)."""
     def on_test(trials: pd.DataFrame) -> pd.DataFrame:
         return trials[(trials["method"] == "linear") & (trials["classifier.selection"] == "test_grid")].set_index(
             "dataset")
 
-    one_vs_rest, one_vs_one = on_test(ovr), on_test(svm)
+    arms = dict(zip(SCHEME_ARMS, (on_test(ovr), on_test(svm), on_test(intercept))))
     cells = table[table["method"] == "linear"].dropna(subset=["mean"]).set_index("dataset")
-    rows = [{"dataset": name, "one-vs-rest": 100 * one_vs_rest.loc[name, "test_accuracy"],
-             "one-vs-one": 100 * one_vs_one.loc[name, "test_accuracy"], "paper": cells.loc[name, "published"],
-             "run one-vs-rest": one_vs_rest.loc[name, "run_id"], "run one-vs-one": one_vs_one.loc[name, "run_id"]}
-            for name in cells.index if name in one_vs_one.index]
-    return pd.DataFrame(rows, columns=["dataset", "one-vs-rest", "one-vs-one", "paper", "run one-vs-rest",
-                                       "run one-vs-one"])
+    rows = []
+    for name in cells.index:
+        row = {"dataset": name, "paper": cells.loc[name, "published"]}
+        for arm, frame in arms.items():
+            row[arm] = 100 * frame.loc[name, "test_accuracy"] if name in frame.index else float("nan")
+            row[f"run {arm}"] = frame.loc[name, "run_id"] if name in frame.index else ""
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["dataset", *SCHEME_ARMS, "paper", *[f"run {arm}" for arm in SCHEME_ARMS]])
 
 
-def _scheme_sections(table: pd.DataFrame, svm: pd.DataFrame, ovr: pd.DataFrame,
+def _scheme_sections(table: pd.DataFrame, svm: pd.DataFrame, ovr: pd.DataFrame, intercept: pd.DataFrame,
                      out: Path) -> list[tuple[str, pd.DataFrame | str]]:
-    """The multi-class study's section and ``out/linear_scheme.csv`` (no one-vs-rest run yet: a note)."""
+    """The linear study's section and ``out/linear_scheme.csv`` (no one-vs-rest run yet: a note)."""
     if ovr.empty:
         return [("Study: the linear column's multi-class scheme", f"No run below {LINEAR_RUNS} yet: "
                  "`make li-linear-ovr`.")]
-    side = scheme_comparison(table, svm, ovr)
+    side = scheme_comparison(table, svm, ovr, intercept)
     records.write_csv(out / "linear_scheme.csv", side)
     return [("Study: the linear column's multi-class scheme (test-grid accuracy %; the cells above are "
              "one-vs-rest)", side.round(DIGITS))]

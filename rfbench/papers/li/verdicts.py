@@ -56,10 +56,30 @@ ARMS = {"as given": ("run as given", "kernel_svm_given", "the data as given (dat
                                "min-max per feature, then unit rows (dataset.scale=minmax_unit_rows)")}
 
 
-def measured_alternatives(folder: Path) -> dict[tuple[str, str], list[tuple[float, str]]]:
-    """Per (dataset, method): the cell's measured values under the preprocessing study's other arms, each
-    with the arm, its make target and its run."""
+#: The linear study's other arms in ``tables/linear_scheme.csv``: column -> (the runs' tree, make target, the arm).
+LINEAR_ARMS = {"one-vs-one": ("kernel_svm", "li-tables", "libsvm's one-vs-one linear SVM"),
+               "one-vs-rest, intercept": ("linear_ovr_bias", "li-linear-ovr",
+                                          "LibLinear one-vs-rest with an intercept (classifier.bias=1)")}
+
+
+def _linear_alternatives(folder: Path) -> dict[tuple[str, str], list[tuple[float, str]]]:
     found: dict[tuple[str, str], list[tuple[float, str]]] = {}
+    scheme = folder / "tables" / "linear_scheme.csv"
+    if not scheme.exists():
+        return found
+    for _, row in pd.read_csv(scheme, keep_default_na=False, na_values=[""]).iterrows():
+        for column, (tree, target, arm) in LINEAR_ARMS.items():
+            if column in row and not pd.isna(row[column]):
+                found.setdefault((row["dataset"], "linear"), []).append((float(row[column]), (
+                    f"the linear study's arm {arm} (`make {target}`, run {row['run ' + column]}: "
+                    f"results/li/{tree}/runs/{row['run ' + column]}; tables/linear_scheme.csv)")))
+    return found
+
+
+def measured_alternatives(folder: Path) -> dict[tuple[str, str], list[tuple[float, str]]]:
+    """Per (dataset, method): the cell's measured values under the studies' other arms (preprocessing for GMM
+    and RBF, multi-class scheme and intercept for linear), each with the arm, its make target and its run."""
+    found = _linear_alternatives(folder)
     scaling = folder / "tables" / "scaling.csv"
     if not scaling.exists():
         return found

@@ -41,3 +41,17 @@ def test_a_measurement_explains_a_gap_when_it_closes_at_least_half_of_it(tmp_pat
     given = rules.cause(_row("Car", "rbf"))  # the as-given arm, 9 of 10 points
     assert "the data as given" in given and "run g3" in given
     assert rules.cause(_row("Car", "gmm")) == UNEXPLAINED  # no measurement
+
+
+def test_a_linear_cell_is_explained_by_the_linear_studys_arms(tmp_path):
+    (tmp_path / "tables").mkdir()
+    pd.DataFrame({"dataset": ["SkinSeg10k", "Vowel"], "one-vs-rest": [80.0, 80.0], "one-vs-one": [81.0, 70.0],
+                  "one-vs-rest, intercept": [89.0, float("nan")], "paper": [90.0, 90.0],
+                  "run one-vs-rest": ["p1", "p2"], "run one-vs-one": ["o1", "o2"],
+                  "run one-vs-rest, intercept": ["b1", ""]}).to_csv(tmp_path / "tables" / "linear_scheme.csv",
+                                                                     index=False)
+    rules = verdicts.rules(tmp_path)
+    found = rules.cause(_row("SkinSeg10k", "linear"))
+    assert found.startswith(EXPLAINED) and "with an intercept" in found
+    assert "results/li/linear_ovr_bias/runs/b1" in found
+    assert rules.cause(_row("Vowel", "linear")) == UNEXPLAINED  # one-vs-one moves away from the paper
