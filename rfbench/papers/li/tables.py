@@ -32,9 +32,10 @@ from rfbench.report.runs import collect_single_runs, deviations
 PAPER = "li"
 #: The tree of runs below ``<results>/li``.
 RUNS = "kernel_svm"
-#: The linear column's tree (LibLinear one-vs-rest, the paper's scheme), beside :data:`RUNS`, and its
-#: intercept arm's (``classifier.bias=1``).
-LINEAR_RUNS, INTERCEPT_RUNS = "linear_ovr", "linear_ovr_bias"
+#: The linear column's tree (LibLinear one-vs-rest, the paper's scheme), beside :data:`RUNS`.
+LINEAR_RUNS = "linear_ovr"
+#: The linear study's other LibLinear arms: name -> tree beside :data:`RUNS` (libsvm's is :data:`RUNS`).
+LINEAR_ARMS = {"one-vs-rest, intercept": "linear_ovr_bias", "one-vs-rest, as given": "linear_ovr_given"}
 #: Config columns that tell the cells apart.
 POINT = ["dataset.name", "classifier.kernel", "classifier.selection"]
 #: Our dataset configs and the paper's names for them.
@@ -128,7 +129,8 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
     protocol = [*c_grids(on_test), *PROTOCOL]
     records.write_csv(out / "deviations.csv", pd.DataFrame(protocol, columns=["deviation", "reason"]))
     sections += [("Claims of the paper", claims),
-                 *_scheme_sections(table, svm, ovr, linear_ovr(runs.parent / INTERCEPT_RUNS), out),
+                 *_scheme_sections(table, svm, ovr, {arm: linear_ovr(runs.parent / tree)
+                                                     for arm, tree in LINEAR_ARMS.items()}, out),
                  ("Study: preprocessing of the GMM and RBF cells", VARIANT_TEXT),
                  *_scaling_sections(table, on_test, pub, runs.parent, out)]
     sections += [("Published datasets without a run", _missing(table)), ("", TABLE4)]
@@ -167,19 +169,21 @@ def linear_ovr(root: Path) -> pd.DataFrame:
 
 
 #: The linear study's arms (:func:`scheme_comparison`): the primary cell first.
-SCHEME_ARMS = ("one-vs-rest", "one-vs-one", "one-vs-rest, intercept")
+SCHEME_ARMS = ("one-vs-rest", "one-vs-one", *LINEAR_ARMS)
 
 
 def scheme_comparison(table: pd.DataFrame, svm: pd.DataFrame, ovr: pd.DataFrame,
-                      intercept: pd.DataFrame) -> pd.DataFrame:
+                      others: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """The linear column's study: per dataset with a primary cell, the test-grid accuracy (%) of each arm of
-    :data:`SCHEME_ARMS` (LibLinear one-vs-rest without intercept: the cell; libsvm's one-vs-one; LibLinear
-    one-vs-rest with an intercept; NaN for an arm not run), the paper's, and each arm's run id (``run <arm>``)."""
+    :data:`SCHEME_ARMS` (LibLinear one-vs-rest without intercept on unit rows: the cell; libsvm's one-vs-one;
+    the LibLinear arms of ``others``, by :data:`LINEAR_ARMS`' names; NaN for an arm not run), the paper's, and
+    each arm's run id (``run <arm>``)."""
     def on_test(trials: pd.DataFrame) -> pd.DataFrame:
         return trials[(trials["method"] == "linear") & (trials["classifier.selection"] == "test_grid")].set_index(
             "dataset")
 
-    arms = dict(zip(SCHEME_ARMS, (on_test(ovr), on_test(svm), on_test(intercept))))
+    arms = {"one-vs-rest": on_test(ovr), "one-vs-one": on_test(svm),
+            **{arm: on_test(others.get(arm, ovr.iloc[:0])) for arm in LINEAR_ARMS}}
     cells = table[table["method"] == "linear"].dropna(subset=["mean"]).set_index("dataset")
     rows = []
     for name in cells.index:
@@ -191,13 +195,13 @@ def scheme_comparison(table: pd.DataFrame, svm: pd.DataFrame, ovr: pd.DataFrame,
     return pd.DataFrame(rows, columns=["dataset", *SCHEME_ARMS, "paper", *[f"run {arm}" for arm in SCHEME_ARMS]])
 
 
-def _scheme_sections(table: pd.DataFrame, svm: pd.DataFrame, ovr: pd.DataFrame, intercept: pd.DataFrame,
+def _scheme_sections(table: pd.DataFrame, svm: pd.DataFrame, ovr: pd.DataFrame, others: dict[str, pd.DataFrame],
                      out: Path) -> list[tuple[str, pd.DataFrame | str]]:
     """The linear study's section and ``out/linear_scheme.csv`` (no one-vs-rest run yet: a note)."""
     if ovr.empty:
         return [("Study: the linear column's multi-class scheme", f"No run below {LINEAR_RUNS} yet: "
                  "`make li-linear-ovr`.")]
-    side = scheme_comparison(table, svm, ovr, intercept)
+    side = scheme_comparison(table, svm, ovr, others)
     records.write_csv(out / "linear_scheme.csv", side)
     return [("Study: the linear column's multi-class scheme (test-grid accuracy %; the cells above are "
              "one-vs-rest)", side.round(DIGITS))]

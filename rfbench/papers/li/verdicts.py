@@ -59,7 +59,9 @@ ARMS = {"as given": ("run as given", "kernel_svm_given", "the data as given (dat
 #: The linear study's other arms in ``tables/linear_scheme.csv``: column -> (the runs' tree, make target, the arm).
 LINEAR_ARMS = {"one-vs-one": ("kernel_svm", "li-tables", "libsvm's one-vs-one linear SVM"),
                "one-vs-rest, intercept": ("linear_ovr_bias", "li-linear-ovr",
-                                          "LibLinear one-vs-rest with an intercept (classifier.bias=1)")}
+                                          "LibLinear one-vs-rest with an intercept (classifier.bias=1)"),
+               "one-vs-rest, as given": ("linear_ovr_given", "li-linear-ovr",
+                                         "LibLinear one-vs-rest on the data as given (dataset.scale=none)")}
 
 
 def _linear_alternatives(folder: Path) -> dict[tuple[str, str], list[tuple[float, str]]]:
