@@ -91,6 +91,6 @@ def split_seeds(runs: Path, out: Path) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     records.write_csv(out / "split_seeds.csv", table)
     render.write_markdown(out / "split_seeds.md", "AsK-RFF Table 1, spambase: test accuracy (%) over ten partitions",
-                          [("Per cell: the partition means (2 trials each)", table.drop(columns="runs")),
+                          [("Per cell: over the partitions (each its trials' mean)", table.drop(columns="runs")),
                            ("Rule", "results/askrff/README.md, \"Study: spambase's partition\".")])
     return table
