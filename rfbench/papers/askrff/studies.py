@@ -56,7 +56,8 @@ def liblinear(runs: Path, out: Path) -> pd.DataFrame:
                      "n": len(group), "C picked": "; ".join(f"{c:g}" for c in group["C"]),
                      "paper": float(paper.iloc[0]), "difference": accuracy - float(paper.iloc[0]),
                      "run_id": group["run_id"].iloc[0]})
-    table = pd.DataFrame(rows).sort_values(["dataset", "allowed", "difference"], ascending=[True, False, True])
+    table = pd.DataFrame(rows).sort_values(["dataset", "allowed", "difference"], ascending=[True, False, True],
+                                           key=lambda column: column.abs() if column.name == "difference" else column)
     records.write_csv(out / "liblinear.csv", table)
     render.write_markdown(out / "liblinear.md", "AsK-RFF Table 1's Linear cells under LibLinear's options", [
         ("Arms (test accuracy %, one row per run; allowed: the paper's [0, 1] scaling and CV grid)",
