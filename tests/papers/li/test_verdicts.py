@@ -20,7 +20,8 @@ def test_the_test_rows_come_from_the_cells_note():
 
 
 @pytest.mark.parametrize(("dataset", "method", "named"), [
-    ("Splice", "gmm", "another dataset"), ("CTG", "rbf", "other features"), ("Vowel", "linear", None),
+    ("Splice", "gmm", "another dataset"), ("CTG", "rbf", "other features"), ("Car", "gmm", "not the 6"),
+    ("Vowel", "linear", None),
     ("SpamBase", "linear", None), ("Vowel", "gmm", None)])
 def test_not_comparable_names_the_difference(dataset, method, named, tmp_path):
     found = verdicts.rules(tmp_path).not_comparable(_row(dataset, method))
