@@ -64,14 +64,14 @@ METRICS = (
 
 #: The operating system's refusals that are faults of the machine, not of rfbench: errno -> (what, the fix).
 _FAULTS = {
-    errno.EROFS: ("the file system is read-only", "make it writable, or choose another experiment.results_dir"),
+    errno.EROFS: ("the file system is read-only", "give it write permission, or choose another experiment.results_dir"),
     errno.ENOSPC: ("the file system is full", "free space (df -h shows where)"),
     errno.EDQUOT: ("the disk quota is exhausted", "free space within the quota"),
     errno.ENOTDIR: ("a file stands where a folder belongs", "move that file away"),
     errno.EEXIST: ("a file stands where a folder belongs", "move that file away"),
     errno.EISDIR: ("a folder stands where a file belongs", "move that folder away"),
-    errno.EACCES: ("permission denied", "make it writable, or choose another experiment.results_dir"),
-    errno.EPERM: ("operation not permitted", "make it writable, or choose another experiment.results_dir"),
+    errno.EACCES: ("permission denied", "give it write permission, or choose another experiment.results_dir"),
+    errno.EPERM: ("operation not permitted", "give it write permission, or choose another experiment.results_dir"),
     errno.ENXIO: ("a FIFO stands where a file belongs", "move it away"),
 }
 
