@@ -32,8 +32,9 @@ from hydra.plugins.sweeper import Sweeper
 from hydra.types import HydraContext, TaskFunction
 from omegaconf import DictConfig, OmegaConf
 
-from rfbench.engine import campaign, records, schedule
+from rfbench.engine import campaign, records
 from rfbench.engine import config as config_
+from rfbench.engine import schedule as schedule_
 from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import ConfigError
 from rfbench.engine.preflight import check_config
@@ -78,7 +79,7 @@ class CampaignSweeper(Sweeper):
             for row in todo.itertuples():
                 print(f"{_duration(row.seconds):>10}  {' '.join(row.job)}")
             if self.workers:
-                print(schedule.summary(list(todo["seconds"]), self.workers))
+                print(schedule_.summary(list(todo["seconds"]), self.workers))
             return []
         if todo.empty:
             return []
@@ -187,8 +188,8 @@ def _launch(args: argparse.Namespace) -> None:
     sweep_dir = f"{args.results}/{args.paper}/hydra/${{now:%Y-%m-%d_%H-%M-%S-%f}}"
     cmd = [sys.executable, "-m", "rfbench", "-m", "hydra/sweeper=campaign", f"hydra/launcher={args.launcher}",
            f"hydra.sweeper.paper={args.paper}", f"hydra.sweeper.target={args.target}",
-           f"hydra.sweeper.dry_run={str(args.dry_run).lower()}", f"hydra.sweeper.workers={args.workers}",
-           f"hydra.sweep.dir={sweep_dir}",
+           f"hydra.sweeper.workers={args.workers}",
+           f"hydra.sweeper.dry_run={str(args.dry_run).lower()}", f"hydra.sweep.dir={sweep_dir}",
            f"experiment.results_dir={args.results}", *args.overrides]
     code = subprocess.call(cmd)
     if code:
@@ -204,7 +205,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (default: results)")
     parser.add_argument("--launcher", choices=LAUNCHERS, default="joblib", help="Hydra launcher (default: joblib)")
     parser.add_argument("--dry-run", action="store_true", help="print the jobs to run, longest first; run nothing")
-    parser.add_argument("--workers", type=schedule.parse_workers, default=0, metavar="N",
+    parser.add_argument("--workers", type=schedule_.parse_workers, default=0, metavar="N",
                         help="with --dry-run: also the jobs' wall time on N workers, longest first by their records")
     parser.add_argument("--list", action="store_true", help="list every paper's targets with what each makes")
     return parser
