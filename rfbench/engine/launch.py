@@ -39,6 +39,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from rfbench.engine import campaign, interrupt, records
 from rfbench.engine import config as config_
+from rfbench.engine import schedule as schedule_
 from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import ConfigError
 from rfbench.engine.preflight import check_config
@@ -55,8 +56,10 @@ LAUNCHERS = ("joblib", "basic", "ray", "ray_cluster", "slurm")
 class CampaignSweeper(Sweeper):
     """Hydra sweeper over one campaign target's jobs (``configs/hydra/sweeper/campaign.yaml``)."""
 
-    def __init__(self, paper: str, target: str, dry_run: bool = False, times_from: str = "results") -> None:
+    def __init__(self, paper: str, target: str, dry_run: bool = False, times_from: str = "results",
+                 workers: int = 0) -> None:
         self.paper, self.target, self.dry_run, self.times_from = paper, target, dry_run, Path(times_from)
+        self.workers = workers  # > 0: the dry run also prints the jobs' list schedule on this many workers
         self.config: DictConfig | None = None
         self.hydra_context: HydraContext | None = None
         self.launcher: Launcher | None = None
@@ -86,6 +89,8 @@ class CampaignSweeper(Sweeper):
         if self.dry_run:
             for row in todo.itertuples():
                 print(f"{_duration(row.seconds):>10}  {' '.join(row.job)}")
+            if self.workers:
+                print(schedule_.summary(list(todo["seconds"]), self.workers))
             return []
         if todo.empty:
             return []
@@ -217,6 +222,8 @@ def main(argv: list[str] | None = None) -> None:
                     name = paper if target == paper else f"{paper}-{target.replace('_', '-')}"  # make's name
                     print(f"{name:<24} {doc}")
             return
+        if args.workers and not args.dry_run:
+            raise ConfigError(f"--workers {args.workers} estimates a plan: give it with --dry-run")
         if not (args.paper and args.target):
             raise ConfigError("name a paper and one of its targets (rfbench-campaign --list shows them)")
         plan = campaign.plan(args.paper, args.target)
@@ -237,6 +244,7 @@ def _launch(args: argparse.Namespace) -> None:
     sweep_dir = f"{args.results}/{args.paper}/hydra/${{now:%Y-%m-%d_%H-%M-%S-%f}}"
     cmd = [sys.executable, "-m", "rfbench", "-m", "hydra/sweeper=campaign", f"hydra/launcher={args.launcher}",
            f"hydra.sweeper.paper={args.paper}", f"hydra.sweeper.target={args.target}",
+           f"hydra.sweeper.workers={args.workers}",
            f"hydra.sweeper.dry_run={str(args.dry_run).lower()}", f"hydra.sweep.dir={sweep_dir}",
            f"experiment.results_dir={_quoted(str(args.results))}", *args.overrides]
     code = subprocess.call(cmd)
@@ -260,6 +268,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (default: results)")
     parser.add_argument("--launcher", choices=LAUNCHERS, default="joblib", help="Hydra launcher (default: joblib)")
     parser.add_argument("--dry-run", action="store_true", help="print the jobs to run, longest first; run nothing")
+    parser.add_argument("--workers", type=schedule_.parse_workers, default=0, metavar="N",
+                        help="with --dry-run: also the jobs' wall time on N workers, longest first by their records")
     parser.add_argument("--list", action="store_true", help="list every paper's targets with what each makes")
     return parser
 
