@@ -392,30 +392,37 @@ def normalized(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(**{c: frame[c].astype(object).fillna("").astype(str) for c in TEXT})
 
 
+#: A missing number as pandas prints it, in a record's evidence: ``nan``, ``inf`` (NaN in the records behind it).
+MISSING_NUMBER = re.compile(r"(?<![\w.])[-+]?(nan|inf)(?![\w])", re.IGNORECASE)
+
+
 def validate(frame: pd.DataFrame, where: str = "verdict records") -> pd.DataFrame:
     """Check the schema: every column, known kinds and verdicts, a reason and a cause where one is due.
 
     Raises
     ------
-    ValueError
+    rfbench.engine.records.RecordError
         Naming the first offending row's cell, the value at fault and the valid choices.
     """
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
-        raise ValueError(f"{where}: missing column(s) {missing}; a verdict record has {list(COLUMNS)}")
+        raise records.RecordError(f"{where}: missing column(s) {missing}; a verdict record has {list(COLUMNS)}")
     for _, row in frame.iterrows():
         at = f"{where}: {row['paper']} {row['source']} {row['cell']!r}"
         valid = CELL_VERDICTS if row["kind"] == CELL else CLAIM_VERDICTS
         if row["kind"] not in (CELL, CLAIM, CHECK):
-            raise ValueError(f"{at}: kind {row['kind']!r} is not one of {[CELL, CLAIM, CHECK]}")
+            raise records.RecordError(f"{at}: kind {row['kind']!r} is not one of {[CELL, CLAIM, CHECK]}")
         if row["verdict"] not in valid:
-            raise ValueError(f"{at}: verdict {row['verdict']!r} is not one of {list(valid)}")
+            raise records.RecordError(f"{at}: verdict {row['verdict']!r} is not one of {list(valid)}")
         if row["verdict"] in NEEDS_REASON and not _filled(row["reason"]):
-            raise ValueError(f"{at}: verdict {row['verdict']!r} needs a reason (the difference, why not "
+            raise records.RecordError(f"{at}: verdict {row['verdict']!r} needs a reason (the difference, why not "
                              "obtainable, or the command)")
+        if MISSING_NUMBER.search(row["evidence"]):
+            raise records.RecordError(f"{at}: its evidence {row['evidence']!r} quotes a missing number (NaN in the "
+                                      "records it was judged on); restore the records or rerun their job")
         if row["kind"] == CELL and row["verdict"] in NEEDS_CAUSE and not (
                 _filled(row["cause"]) and (row["cause"] == UNEXPLAINED or row["cause"].startswith(EXPLAINED))):
-            raise ValueError(f"{at}: verdict {row['verdict']!r} needs a cause, {EXPLAINED!r}<measurement> or "
+            raise records.RecordError(f"{at}: verdict {row['verdict']!r} needs a cause, {EXPLAINED!r}<measurement> or "
                              f"{UNEXPLAINED!r}; got {row['cause']!r}")
     return frame
 
