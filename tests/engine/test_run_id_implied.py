@@ -1,0 +1,60 @@
+"""The run id of a key in IMPLIED_VALUES: left out at its implied value only, so another value is
+another run (a run id that ignored the value would file ``dataset.scale=unit_rows`` under the
+default run's numbers)."""
+import copy
+import json
+
+import pytest
+
+from rfbench.engine import config
+from tests.engine.test_config import compose_cfg
+
+#: For each key of IMPLIED_VALUES, a valid value other than the implied one.
+OTHER_VALUES = {
+    "dataset.task": "regression",
+    "dataset.scale": "unit_rows",
+    "classifier.selection": "test_grid",
+    "experiment.gram_norms": ["fro", "spectral"],
+}
+
+
+def with_value(cfg: dict, key: str, value) -> dict:
+    """A copy of ``cfg`` with the dotted ``key`` set to ``value``, or removed for ``value`` None."""
+    cfg = copy.deepcopy(cfg)
+    *path, leaf = key.split(".")
+    node = cfg
+    for part in path:
+        node = node[part]
+    if value is None:
+        node.pop(leaf, None)
+    else:
+        node[leaf] = value
+    return cfg
+
+
+def test_every_implied_key_has_another_value_here():
+    assert set(OTHER_VALUES) == set(config.IMPLIED_VALUES)
+
+
+@pytest.mark.parametrize("key", sorted(config.IMPLIED_VALUES))
+def test_a_key_at_its_implied_value_keeps_the_id_of_runs_recorded_before_it(key):
+    base = compose_cfg()
+    implied = config.IMPLIED_VALUES[key]
+    if key == "experiment.gram_norms":
+        implied = json.loads(implied)  # a list in the config, its JSON string once flattened
+    absent = config.run_id(with_value(base, key, None))
+    assert config.run_id(with_value(base, key, implied)) == absent
+
+
+@pytest.mark.parametrize("key", sorted(config.IMPLIED_VALUES))
+def test_a_key_at_another_value_is_another_run(key):
+    base = compose_cfg()
+    absent = config.run_id(with_value(base, key, None))
+    other = config.run_id(with_value(base, key, OTHER_VALUES[key]))
+    assert other not in (absent, config.run_id(base))
+
+
+def test_unit_rows_is_not_the_default_run():
+    """The issue's case, through Hydra: the default config's scale is minmax, the implied value."""
+    assert config.run_id(compose_cfg("dataset.scale=unit_rows")) != config.run_id(compose_cfg())
+    assert config.run_id(compose_cfg("dataset.scale=minmax")) == config.run_id(compose_cfg())
