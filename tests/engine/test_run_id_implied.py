@@ -2,7 +2,6 @@
 another run (a run id that ignored the value would file ``dataset.scale=unit_rows`` under the
 default run's numbers)."""
 import copy
-import json
 
 import pytest
 
@@ -36,14 +35,25 @@ def test_every_implied_key_has_another_value_here():
     assert set(OTHER_VALUES) == set(config.IMPLIED_VALUES)
 
 
+#: What every run recorded before each key existed did: a fact of the records' history, written out
+#: here rather than read from IMPLIED_VALUES, so that a changed implied value (orphaning those runs) fails.
+BEFORE_THE_KEY = {
+    "dataset.task": "classification",
+    "dataset.scale": "minmax",
+    "classifier.selection": "cv",
+    "experiment.gram_norms": ["fro"],
+}
+
+
+def test_every_implied_key_has_its_earlier_value_here():
+    assert set(BEFORE_THE_KEY) == set(config.IMPLIED_VALUES)
+
+
 @pytest.mark.parametrize("key", sorted(config.IMPLIED_VALUES))
 def test_a_key_at_its_implied_value_keeps_the_id_of_runs_recorded_before_it(key):
     base = compose_cfg()
-    implied = config.IMPLIED_VALUES[key]
-    if key == "experiment.gram_norms":
-        implied = json.loads(implied)  # a list in the config, its JSON string once flattened
     absent = config.run_id(with_value(base, key, None))
-    assert config.run_id(with_value(base, key, implied)) == absent
+    assert config.run_id(with_value(base, key, BEFORE_THE_KEY[key])) == absent
 
 
 @pytest.mark.parametrize("key", sorted(config.IMPLIED_VALUES))
@@ -58,3 +68,11 @@ def test_unit_rows_is_not_the_default_run():
     """The issue's case, through Hydra: the default config's scale is minmax, the implied value."""
     assert config.run_id(compose_cfg("dataset.scale=unit_rows")) != config.run_id(compose_cfg())
     assert config.run_id(compose_cfg("dataset.scale=minmax")) == config.run_id(compose_cfg())
+
+
+def test_the_code_a_component_runs_is_not_its_identity():
+    """``_target_`` names the code (moving a module must not orphan runs); ``name`` names the component."""
+    base = compose_cfg()
+    moved = with_value(base, "feature_map._target_", "somewhere.else.GaussianRFF")
+    assert config.run_id(moved) == config.run_id(base)
+    assert config.run_id(with_value(base, "feature_map.name", "other")) != config.run_id(base)
