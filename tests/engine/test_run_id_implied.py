@@ -76,3 +76,12 @@ def test_the_code_a_component_runs_is_not_its_identity():
     moved = with_value(base, "feature_map._target_", "somewhere.else.GaussianRFF")
     assert config.run_id(moved) == config.run_id(base)
     assert config.run_id(with_value(base, "feature_map.name", "other")) != config.run_id(base)
+
+
+def test_the_order_of_the_keys_is_not_identity():
+    """A config.yaml read back (or written by another tool) may list its keys in another order."""
+    base = compose_cfg()
+    reordered = {group: dict(reversed(list(node.items()))) if isinstance(node, dict) else node
+                 for group, node in reversed(list(base.items()))}
+    assert list(reordered) != list(base)
+    assert config.run_id(reordered) == config.run_id(base)
