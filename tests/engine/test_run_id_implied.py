@@ -85,3 +85,16 @@ def test_the_order_of_the_keys_is_not_identity():
                  for group, node in reversed(list(base.items()))}
     assert list(reordered) != list(base)
     assert config.run_id(reordered) == config.run_id(base)
+
+
+def test_a_jobs_id_is_its_job_node_its_seed_and_the_data_it_reads():
+    """``job=<name>``: the other groups play no part in its numbers; the dataset only if ``job.data``."""
+    base = {**compose_cfg(), "job": {"name": "toy", "data": False}}
+    job_id = config.run_id(base)
+    assert config.run_id(with_value(base, "feature_map.m_over_d", 7.0)) == job_id
+    assert config.run_id(with_value(base, "dataset.scale", "unit_rows")) == job_id
+    assert config.run_id(with_value(base, "experiment.seed", 1)) != job_id
+    assert config.run_id(with_value(base, "job.name", "other")) != job_id
+    reads = with_value(base, "job.data", True)
+    assert config.run_id(with_value(reads, "dataset.scale", "unit_rows")) != config.run_id(reads)
+    assert config.run_id(with_value(reads, "feature_map.m_over_d", 7.0)) == config.run_id(reads)
