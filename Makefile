@@ -52,7 +52,7 @@ run: $(STAMP)  ## the default experiment (Gaussian RFF, M = 2d, spambase, 10 tri
 
 test: $(STAMP)  ## lint, then the test suite
 	$(BIN)/ruff check rfbench tests benchmarks hydra_plugins
-	$(BIN)/pytest -q $(PYTEST_ARGS)
+	$(BIN)/pytest -q --durations=25 $(PYTEST_ARGS)
 
 lint: $(STAMP)  ## ruff, configured in pyproject.toml
 	$(BIN)/ruff check rfbench tests benchmarks hydra_plugins

@@ -43,6 +43,12 @@ be shared):
   another, each trial's folds in threads), once each; both must record the same trials and grid
   scores bit for bit (timings aside).  The peer of its model selection is in ``model_selection``.
 
+* ``sparse_path``: where ``solver="newton"``'s dense path does not fit (Laplacian binning and GCWS
+  codes on letter), one CV fold's path over C = 2^-5..2^5 (26 classes, one thread) of the path it
+  takes, LibLinear ``-s 2 -e 1e-6`` warm-started along C, against a Newton-CG of our own (classes
+  together), the textbook loop (``-s 2 -e 1e-6`` cold at each C) and ``-s 1`` at its default
+  tolerance: CPU-seconds and the objective gap at C = 32 (``benchmarks/sparse_path.py``).
+
 ``--quick`` runs every section on tiny sizes (a smoke test, not a measurement);
 ``--sections`` picks sections.
 """
@@ -52,6 +58,7 @@ import argparse
 import contextlib
 import os
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -80,6 +87,9 @@ from rfbench.model import liblinear as classifier
 from rfbench.model.liblinear import DEFAULT_C_GRID, LibLinearClassifier
 from rfbench.model.newton_svc import primal_objective, squared_hinge_paths
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository, for its siblings
+from benchmarks import sparse_path  # noqa: E402
+
 GRAM_KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
 
 
@@ -97,12 +107,16 @@ class Sizes:
     selection_datasets: tuple[str, ...]
     n_cv: int | None = None  # training rows for the CV and model-selection sections (None: all)
     run_overrides: tuple[str, ...] = ("kernel=sinh_gaussian", "dataset=letter")  # the trials section's command
+    sparse_runs: tuple[tuple[str, ...], ...] = (("kernel=laplacian", "dataset=letter"),
+                                                ("kernel=gmm", "dataset=letter"))
+    n_sparse: int | None = None  # training rows of the sparse_path section (None: all)
 
 
 FULL = Sizes("ijcnn1", 50_000, 4096, 1000, 2**10, 2048, ("spambase", "ijcnn1"), ("letter", "ijcnn1"))
 QUICK = Sizes("spambase", 500, 64, 60, 2, 16, ("spambase",), ("spambase",), n_cv=300,
-              run_overrides=("experiment.trials=3", "experiment.n_gram=60", "classifier.log2_C=[-1,0,1]"))
-SECTIONS = ("transform", "gram", "cv", "model_selection", "trials")
+              run_overrides=("experiment.trials=3", "experiment.n_gram=60", "classifier.log2_C=[-1,0,1]"),
+              sparse_runs=(("kernel=laplacian", "dataset=letter", "feature_map.n_components=4"),), n_sparse=600)
+SECTIONS = ("transform", "gram", "cv", "model_selection", "trials", "sparse_path")
 
 
 @dataclass
@@ -380,6 +394,25 @@ def bench_model_selection(name: str, n_rows: int | None) -> list[Row]:
     return rows
 
 
+def bench_sparse_path(overrides: Sequence[str], n_rows: int | None) -> list[Row]:
+    """One fold's C path on wide sparse codes: the path ``solver="newton"`` takes there, and its peers."""
+    Z, y = sparse_path.fold_codes(overrides, _composed, n_rows)
+    results = sparse_path.measure(Z, y)
+    size = f"{' '.join(overrides)}: fold of {Z.shape[0]} x {Z.shape[1]}, {Z.nnz} values, {y.max() + 1} classes"
+    rows = [Row("sparse_path", label, cpu, 1, note=f"{size}; objective gap at C=32 {gap:.1e}, CPU-s")
+            for label, (cpu, gap) in results.items()]
+    (ours, gap), (own_cg, _), (cold, _), _ = results.values()
+    rows += [
+        Row("sparse_path", f"{' '.join(overrides)}: gap of the path taken", float("nan"), 1, value=gap,
+            unit="relative objective gap", goal="<= 1e-6", met=bool(gap <= 1e-6)),
+        Row("sparse_path", f"{' '.join(overrides)}: speed-up path taken / Newton-CG of our own", float("nan"), 1,
+            ratio=own_cg / ours, goal=">= 1 (the faster is taken)", met=bool(own_cg >= ours)),
+        Row("sparse_path", f"{' '.join(overrides)}: speed-up warm / cold LibLinear -s 2", float("nan"), 1,
+            ratio=cold / ours, goal=">= 1.2", met=bool(cold / ours >= 1.2)),
+    ]
+    return rows
+
+
 def bench_trials(overrides: Sequence[str]) -> list[Row]:
     """A run's trials in the runner's worker processes vs one after another, from empty results folders."""
     results = {}
@@ -482,6 +515,9 @@ def run(sizes: Sizes, repeats: int, sections: Sequence[str] = SECTIONS) -> pd.Da
             rows += bench_model_selection(name, sizes.n_cv)
     if "trials" in sections:
         rows += bench_trials(sizes.run_overrides)
+    if "sparse_path" in sections:
+        for overrides in sizes.sparse_runs:
+            rows += bench_sparse_path(overrides, sizes.n_sparse)
     return pd.DataFrame([asdict(row) for row in rows])
 
 
@@ -504,6 +540,8 @@ def markdown(table: pd.DataFrame, command: str) -> str:
 def _figure(row) -> str:
     if not pd.isna(row.ratio):
         return f"{row.ratio:.2f}x" + (f" ({row.note})" if row.section in ("cv", "model_selection", "trials") else "")
+    if row.section == "sparse_path" and row.unit:
+        return f"{row.value:.1e}"
     if row.unit == "features/s":
         return f"{row.value / 1e6:.0f} M features/s ({row.seconds:.3f} s)"
     if row.unit:

@@ -4,7 +4,9 @@ Each case reproduces a failure the issue names; every one must end in ``<prog>: 
 status 2, no traceback and nothing written, or in a warning that names what a damaged record affects.
 """
 import logging
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -231,3 +233,81 @@ def test_a_gz_name_on_plain_bytes_is_a_dataset_error(tmp_path):
     cfg["files"]["data"]["sha256"], cfg["allow_unverified"] = None, True
     with pytest.raises(DatasetError, match=r"toy\.csv\.gz: cannot parse as delimited text"):
         load(tmp_path, cfg)
+
+
+# Issue 48: records that defend themselves, faults of the machine in one line, bounded work.
+
+@pytest.fixture(scope="module")
+def recorded_run(tmp_path_factory) -> Path:
+    """One recorded run (a trial of the default config), copied by each test that damages it."""
+    tmp = tmp_path_factory.mktemp("recorded")
+    proc = rfbench(tmp)
+    assert proc.returncode == 0, proc.stderr
+    return tmp
+
+
+def damaged_copy(recorded: Path, tmp_path: Path, damage) -> Path:
+    """A copy of ``recorded``'s results below ``tmp_path``, its run folder damaged by ``damage(run)``."""
+    shutil.copytree(recorded / "results", tmp_path / "results")
+    (run,) = (tmp_path / "results" / "default" / "runs").iterdir()
+    damage(run)
+    return run
+
+
+def edit_sigma(run: Path) -> None:
+    config_file = run / "config.yaml"
+    config_file.write_text(re.sub(r"sigma: \S+", "sigma: 7.5", config_file.read_text()))
+
+
+def record_twice(run: Path) -> None:
+    lines = (run / "trials.csv").read_text().splitlines()
+    (run / "trials.csv").write_text("\n".join([*lines, lines[1]]) + "\n")
+
+
+def make_fifo(run: Path) -> None:
+    (run / "trials.csv").unlink()
+    os.mkfifo(run / "trials.csv")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("damage", "says"), [
+    (edit_sigma, "config.yaml hashes to run id "),
+    (make_fifo, "trials.csv is a FIFO, not a regular file"),
+    (lambda run: (run / "trials.csv").write_bytes(b"trial,x\n0,\xff\n"), "trials.csv is not UTF-8 text"),
+])
+def test_a_damaged_run_folder_is_refused_by_the_run_and_aggregate_without_blocking(recorded_run, tmp_path, damage,
+                                                                                     says):
+    run = damaged_copy(recorded_run, tmp_path, damage)
+    before = sorted(p.name for p in run.iterdir())
+    assert_refused(rfbench(tmp_path), "rfbench", says)
+    aggregate = subprocess.run([sys.executable, "-c", "from rfbench import cli; cli.aggregate()",
+                                str(tmp_path / "results" / "default")], capture_output=True, text=True, timeout=60)
+    assert_refused(aggregate, "rfbench-aggregate", says)
+    assert sorted(p.name for p in run.iterdir()) == before
+
+
+@pytest.mark.slow
+def test_a_trial_recorded_twice_is_refused_by_aggregate_and_its_copy_dropped_by_the_resume(recorded_run, tmp_path):
+    run = damaged_copy(recorded_run, tmp_path, record_twice)
+    with pytest.raises(SystemExit) as exit_:
+        cli.aggregate([str(tmp_path / "results" / "default")])
+    assert exit_.value.code == 2
+    proc = rfbench(tmp_path)
+    assert proc.returncode == 0 and "dropped line(s) 3, exact copies of earlier rows of trial(s) [0]" in proc.stdout
+    assert "summary over 1 trial(s)" in proc.stdout and len(records.read_trials(run / "trials.csv")) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("in_the_way", ["runs", "runs/<id>"])
+def test_a_file_where_a_run_folder_belongs_is_one_line_naming_it(recorded_run, tmp_path, in_the_way):
+    (run_id,) = (p.name for p in (recorded_run / "results" / "default" / "runs").iterdir())
+    blocker = tmp_path / "results" / "default" / in_the_way.replace("<id>", run_id)
+    blocker.parent.mkdir(parents=True)
+    blocker.write_text("")
+    assert_refused(rfbench(tmp_path), "rfbench", f"cannot use {blocker}: a file stands where a folder belongs")
+
+
+def test_a_billion_trials_are_refused_naming_experiment_trials(tmp_path):
+    assert_refused(rfbench(tmp_path, "experiment.trials=1000000000"), "rfbench",
+                   "experiment.trials=1000000000 is invalid: an integer >= 1 and <= 100000")
+    assert not (tmp_path / "results").exists()

@@ -180,6 +180,29 @@ def test_spectral_norm_of_a_rank_one_matrix_is_its_scale(n):
     assert spectral_norm(2.0 * np.outer(u, u)) == pytest.approx(2.0, rel=1e-13)  # symmetric
 
 
+@pytest.mark.parametrize("n", [LANCZOS_MIN_SIZE, 200])
+def test_spectral_norm_of_a_symmetric_matrix_whose_dominant_eigenvalue_is_negative(n):
+    """Q diag(-5, 2, 1, 0.5) Q^T: ||A||_2 = 5, the largest |lambda|, not the largest lambda (2).
+
+    A Gram residual K~ - K is like this where K~ underestimates K most (e.g. on the diagonal).
+    """
+    Q = np.linalg.qr(np.random.default_rng(n).standard_normal((n, 4)))[0]
+    A = (Q * [-5.0, 2.0, 1.0, 0.5]) @ Q.T
+    A = (A + A.T) / 2  # exactly symmetric, so the Lanczos path on A itself (eigsh) runs
+    assert spectral_norm(A) == pytest.approx(5.0, rel=1e-12)
+    assert spectral_norm(-A) == pytest.approx(5.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("symmetric", [False, True], ids=["general", "symmetric"])
+def test_spectral_norm_is_the_same_float_at_every_call(symmetric):
+    """Lanczos from a fixed start vector: a record's spectral error is reproducible bit for bit
+    (from ARPACK's own random start, repeated calls differ in the last bits)."""
+    A = np.random.default_rng(3).standard_normal((300, 300))
+    if symmetric:
+        A = A + A.T
+    assert len({spectral_norm(A) for _ in range(3)}) == 1
+
+
 def test_spectral_norm_rejects_a_non_square_matrix():
     with pytest.raises(ValueError, match=r"A must be a non-empty square matrix, got shape \(3, 4\)"):
         spectral_norm(np.ones((3, 4)))
@@ -200,6 +223,23 @@ def test_relative_errors_of_a_known_rank_one_residual(n):
     assert list(errors) == ["spectral", "fro"]
     assert errors["spectral"] == pytest.approx(3.0 / 4.0, rel=1e-12)
     assert errors["fro"] == pytest.approx(3.0 / np.sqrt(np.sum(s**4) + 9.0), rel=1e-12)
+
+
+@pytest.mark.parametrize("n", [20, 150])
+def test_relative_spectral_error_of_an_underestimating_approximation(n):
+    """K = U U^T + 3 q q^T with q orthogonal to U's columns, and K~ = U U^T.
+
+    The residual K~ - K = -3 q q^T is symmetric with its one nonzero eigenvalue
+    negative: its spectral norm is 3, and ||K||_2 = max(s_1^2, 3) = 4.
+    """
+    Q = np.linalg.qr(np.random.default_rng(9).standard_normal((n, 5)))[0]
+    s = np.array([2.0, 1.5, 1.0, 0.5])
+    U = Q[:, :4] * s
+    K = U @ U.T + 3.0 * np.outer(Q[:, 4], Q[:, 4])
+    K = (K + K.T) / 2
+    errors = relative_gram_errors(K, IdentityMap().fit(U), U, norms=("spectral", "fro"))
+    assert errors["spectral"] == pytest.approx(3.0 / 4.0, rel=1e-10)
+    assert errors["fro"] == pytest.approx(3.0 / np.sqrt(np.sum(s**4) + 9.0), rel=1e-10)
 
 
 @pytest.mark.parametrize("kernel", ["sinh_gaussian", "cosh_gaussian"])

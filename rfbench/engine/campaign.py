@@ -22,6 +22,9 @@ the tutorial, the theory figures) a computation that is not yet a runner job.
 from __future__ import annotations
 
 import difflib
+import importlib
+import importlib.util
+import pkgutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,15 +65,68 @@ def targets(paper: str) -> dict[str, dict[str, Any]]:
         tree = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
     except (OmegaConfBaseException, OSError, yaml.YAMLError) as err:
         raise ConfigError(f"campaign {path.name} cannot be read: {err}") from None
-    found = tree.get("targets") or {}
+    return _checked_tree(path, tree)
+
+
+def _checked_tree(path: Path, tree: Any) -> dict[str, dict[str, Any]]:
+    """The targets of the campaign file ``path`` holding ``tree``, checked against the schema before any job
+    runs; a ConfigError naming the file, the target and the key otherwise."""
+    where = f"campaign {path.name}"
+    _typed(tree, dict, where, "a mapping with targets (and vars)")
+    if unknown := set(tree) - {"vars", "targets"}:
+        raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}; a campaign has ['targets', 'vars']")
+    found = tree.get("targets")
+    _typed(found, dict, f"{where}: targets", "a mapping of target names to targets")
+    if not found:
+        raise ConfigError(f"{where}: targets is empty; give at least one target")
     for name, node in found.items():
-        unknown = set(node) - TARGET_KEYS
-        if unknown:
-            raise ConfigError(f"campaign {paper}, target {name}: unknown key(s) {sorted(unknown)}; "
-                              f"a target has {sorted(TARGET_KEYS)}")
+        at = f"{where}, target {name}"
+        _typed(node, dict, at, f"a mapping with {sorted(TARGET_KEYS)} (an empty body does nothing)")
+        if unknown := set(node) - TARGET_KEYS:
+            raise ConfigError(f"{at}: unknown key(s) {sorted(unknown)}; a target has {sorted(TARGET_KEYS)}")
+        if not {"needs", "sweeps", "steps"} & set(node):
+            raise ConfigError(f"{at}: no needs, sweeps or steps: the target does nothing")
+        _typed(node.get("doc", ""), str, f"{at}: doc", "one line of text")
+        for key in ("needs", "sweeps", "steps"):
+            _typed(node.get(key, []), list, f"{at}: {key}", "a list")
         for need in node.get("needs", []):
-            _checked(need, list(found), f"target {paper} {name}: needs")
+            _checked(need, list(found), f"{at}: needs")
+        for key in ("sweeps", "steps"):
+            for entry in node.get(key, []):
+                if not _flat(entry) or any(isinstance(leaf, dict) for leaf in _flat(entry)):
+                    raise ConfigError(f"{at}: {key} entry {entry!r} is invalid: a non-empty list of overrides"
+                                      if key == "sweeps" else f"{at}: steps entry {entry!r} is invalid: a list "
+                                      "[module, args...] of a module of rfbench/papers/<paper>/")
     return found
+
+
+def _typed(value: Any, kind: type, where: str, allowed: str) -> None:
+    """A ConfigError naming ``where`` unless ``value`` is a ``kind``."""
+    if not isinstance(value, kind):
+        raise ConfigError(f"{where} is {type(value).__name__} {value!r}, not {allowed}")
+
+
+def check_steps(paper: str, steps: Iterable[list[str]]) -> None:
+    """A ConfigError naming the first step whose module ``rfbench.papers.<paper>.<module>`` does not exist
+    (checked before the jobs run: a step runs after them)."""
+    for module, *_ in steps:
+        name = f"rfbench.papers.{paper}.{module}"
+        try:
+            found = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            found = None
+        if found is None:
+            raise ConfigError(f"campaign {paper}.yaml: step {module!r} names no module {name}; valid: "
+                              f"{', '.join(_step_modules(paper)) or 'none'}")
+
+
+def _step_modules(paper: str) -> list[str]:
+    """The modules of ``rfbench.papers.<paper>`` (what a step may name)."""
+    try:
+        package = importlib.import_module(f"rfbench.papers.{paper}")
+    except ImportError:
+        return []
+    return sorted(info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith("_"))
 
 
 def plan(paper: str, target: str, extra: Iterable[str] = ()) -> Plan:

@@ -147,6 +147,11 @@ def blas_threads_per_job() -> int | None:
 OmegaConf.register_new_resolver("blas_threads_per_job", blas_threads_per_job, replace=True)
 
 
+#: The most trials one run may ask for: checked before anything is allocated for them (a set of a billion
+#: trial numbers would exhaust the memory before the first trial).  The committed runs take at most 10.
+MAX_TRIALS = 100_000
+
+
 def _require(ok: bool, field: str, value: Any, allowed: str) -> None:
     if not ok:
         raise ConfigError(f"{field}={value!r} is invalid: {allowed}")
@@ -161,8 +166,9 @@ def validate(cfg: Mapping[str, Any]) -> None:
         _require(isinstance(cfg.get(group), Mapping), group, cfg.get(group),
                  f"every run takes one {group}: pass {group}=<name>")
     exp = cfg["experiment"]
-    _require(is_int(exp["trials"]) and exp["trials"] >= 1,
-             "experiment.trials", exp["trials"], "an integer >= 1")
+    _require(is_int(exp["trials"]) and 1 <= exp["trials"] <= MAX_TRIALS, "experiment.trials", exp["trials"],
+             f"an integer >= 1 and <= {MAX_TRIALS} (each trial adds a row to trials.csv, which every trial "
+             "reads and rewrites: more is work no machine finishes)")
     _require(is_int(exp["n_gram"]) and exp["n_gram"] >= 0,
              "experiment.n_gram", exp["n_gram"], "an integer >= 0 (0 skips the Gram error)")
     _require(is_int(exp["seed"]) and exp["seed"] >= 0, "experiment.seed", exp["seed"],

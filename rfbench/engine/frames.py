@@ -10,6 +10,8 @@ lock them, is :mod:`rfbench.engine.records`.
 """
 from __future__ import annotations
 
+import os
+import stat
 import struct
 import zlib
 from pathlib import Path
@@ -106,19 +108,51 @@ def read_text(path: Path) -> str:
 def load(found: Path) -> tuple[str, str | None]:
     """The text of the stored file ``found`` and its damage (None if none): of a .gz cut short, the
     whole lines before the cut; of one with bytes after its stream, the stream's (whole, its CRC
-    checked); of a corrupt one (a bad header or CRC), nothing."""
+    checked); of a corrupt one (a bad header or CRC), nothing.  A RecordError if ``found`` is no regular
+    file (a FIFO would block the reader) or its text is not UTF-8."""
+    data = read_regular(found)
     if found.suffix != ".gz":
-        return found.read_text(), None
+        return _decoded(found, data), None
     inflate = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)  # one gzip member, its CRC and length checked
     try:
-        data = inflate.decompress(found.read_bytes())
+        data = inflate.decompress(data)
     except zlib.error as err:
         return "", f"damaged (not a whole gzip stream: {err})"
     if inflate.unused_data:
-        return data.decode(), "damaged (bytes after its gzip stream)"
+        return _decoded(found, data), "damaged (bytes after its gzip stream)"
     if not inflate.eof:
-        return data[:data.rfind(b"\n") + 1].decode(), "cut short (its gzip stream ends early)"
-    return data.decode(), None
+        return _decoded(found, data[:data.rfind(b"\n") + 1]), "cut short (its gzip stream ends early)"
+    return _decoded(found, data), None
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of ``path``, or a RecordError if it is not a regular file (a FIFO, a device, a folder).
+
+    Opened without blocking and checked before reading: opening a FIFO for reading waits for a writer,
+    and reading a device may never end.  FileNotFoundError if it does not exist.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+            raise RecordError(f"{path} is {kind}, not a regular file: rfbench reads records from files only; "
+                              "move it away (its trials are computed again)")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    finally:
+        os.close(fd)
+
+
+def _decoded(path: Path, data: bytes) -> str:
+    """``data`` read from ``path`` as UTF-8 text, or a RecordError naming the first byte that is not."""
+    try:
+        return data.decode()
+    except UnicodeDecodeError as err:
+        raise RecordError(f"{path} is not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start}): "
+                          "not a record rfbench wrote; restore it (git checkout) or move it away (its trials "
+                          "are computed again)") from None
 
 
 def record_paths(folder: Path, pattern: str = "*.csv") -> list[Path]:

@@ -28,6 +28,15 @@ class Interrupted(KeyboardInterrupt):
         self.signum = signum
 
 
+class WorkerKilled(Interrupted):
+    """A worker process of the run ended by signal ``signum`` (SIGKILL: the OOM killer's), reported as an
+    interruption: one line with how far the run got, the exit status of a command killed so."""
+
+    def __init__(self, signum: int, who: str = "a trial worker"):
+        super().__init__(signum)
+        self.who = who
+
+
 #: The signal being handled, once one arrived: an error raised while unwinding from it (a library that
 #: turned the KeyboardInterrupt into its own exception, a cleanup it broke) is reported as that signal.
 _received: int | None = None
@@ -82,11 +91,15 @@ def _busy_threads() -> bool:
 
 def message(err: KeyboardInterrupt) -> str:
     """'interrupted after k of N trials; rerun ...' from the counts :func:`note_trials` noted on ``err``."""
-    trials = getattr(err, "trials", None)
-    where = "before starting a trial" if trials is None else f"after {trials[0]} of {trials[1]} trials"
+    trials, unit = getattr(err, "trials", None), getattr(err, "unit", "trials")
+    where = f"before starting a {unit[:-1]}" if trials is None else f"after {trials[0]} of {trials[1]} {unit}"
+    if isinstance(err, WorkerKilled):
+        oom = "; out of memory?" if err.signum == signal.SIGKILL else ""
+        return f"{err.who} was killed (signal {err.signum}{oom}) {where}; rerun the same command to resume"
     return f"interrupted {where}; rerun the same command to resume"
 
 
-def note_trials(err: KeyboardInterrupt, done: int, total: int) -> None:
-    """Note on ``err`` that ``done`` of the run's ``total`` trials are recorded (for :func:`message`)."""
-    err.trials = (done, total)
+def note_trials(err: KeyboardInterrupt, done: int, total: int, unit: str = "trials") -> None:
+    """Note on ``err`` that ``done`` of the run's ``total`` trials (or other ``unit``) are recorded (for
+    :func:`message`)."""
+    err.trials, err.unit = (done, total), unit

@@ -18,25 +18,32 @@ import importlib
 import json
 import logging
 import math
+import os
+import re
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from hydra.core.plugins import Plugins
+from hydra.errors import HydraException
 from hydra.plugins.launcher import Launcher
 from hydra.plugins.sweeper import Sweeper
 from hydra.types import HydraContext, TaskFunction
 from omegaconf import DictConfig, OmegaConf
 
-from rfbench.engine import campaign, records
+from rfbench.engine import campaign, interrupt, records
 from rfbench.engine import config as config_
+from rfbench.engine import schedule as schedule_
 from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import ConfigError
 from rfbench.engine.preflight import check_config
+from rfbench.validation import is_int
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +56,10 @@ LAUNCHERS = ("joblib", "basic", "ray", "ray_cluster", "slurm")
 class CampaignSweeper(Sweeper):
     """Hydra sweeper over one campaign target's jobs (``configs/hydra/sweeper/campaign.yaml``)."""
 
-    def __init__(self, paper: str, target: str, dry_run: bool = False, times_from: str = "results") -> None:
+    def __init__(self, paper: str, target: str, dry_run: bool = False, times_from: str = "results",
+                 workers: int = 0) -> None:
         self.paper, self.target, self.dry_run, self.times_from = paper, target, dry_run, Path(times_from)
+        self.workers = workers  # > 0: the dry run also prints the jobs' list schedule on this many workers
         self.config: DictConfig | None = None
         self.hydra_context: HydraContext | None = None
         self.launcher: Launcher | None = None
@@ -61,10 +70,15 @@ class CampaignSweeper(Sweeper):
             hydra_context=hydra_context, task_function=task_function, config=config)
 
     def sweep(self, arguments: list[str]) -> Any:
-        jobs = campaign.plan(self.paper, self.target, extra=arguments).jobs
-        status = pd.DataFrame([self._status(job) for job in jobs],
-                              columns=["job", "run_dir", "complete", "seconds"])
-        todo = status[~status["complete"]].sort_values("seconds", ascending=False, kind="stable")
+        try:  # every job composed and checked, the launcher's settings too, before any work
+            jobs = campaign.plan(self.paper, self.target, extra=arguments).jobs
+            status = pd.DataFrame([self._checked_status(job) for job in jobs],
+                                  columns=["job", "run_dir", "complete", "seconds"])
+            todo = status[~status["complete"]].sort_values("seconds", ascending=False, kind="stable")
+            self._cap_workers(len(todo))
+        except (ConfigError, records.RecordError) as err:  # one line and exit 2, as rfbench-campaign's own refusals
+            print(f"rfbench-campaign: error: {err}", file=sys.stderr)
+            sys.exit(2)
         known = todo["seconds"][todo["seconds"] < math.inf]
         if todo.empty:
             log.info("campaign %s %s: all %d job(s) complete, nothing to run", self.paper, self.target, len(status))
@@ -75,6 +89,8 @@ class CampaignSweeper(Sweeper):
         if self.dry_run:
             for row in todo.itertuples():
                 print(f"{_duration(row.seconds):>10}  {' '.join(row.job)}")
+            if self.workers:
+                print(schedule_.summary(list(todo["seconds"]), self.workers))
             return []
         if todo.empty:
             return []
@@ -85,10 +101,44 @@ class CampaignSweeper(Sweeper):
                 "jobs": [{"overrides": row.job, "seconds": None if row.seconds == math.inf else row.seconds}
                          for row in todo.itertuples()]}
         write_atomic(sweep_dir / PLAN, json.dumps(plan))
-        results = self.launcher.launch(list(todo["job"]), initial_job_idx=0)
+        try:
+            results = self.launcher.launch(list(todo["job"]), initial_job_idx=0)
+        except BrokenProcessPool as err:  # joblib's TerminatedWorkerError: a worker killed (the OOM killer)
+            killed = interrupt.WorkerKilled(_signal_of(err), "a campaign job's worker")
+            interrupt.note_trials(killed, sum(self._status(job)["complete"] for job in todo["job"]), len(todo), "jobs")
+            raise killed from None
         for result in results:
             _ = result.return_value  # re-raises a job's exception
         return [results]
+
+    def _checked_status(self, job: list[str]) -> dict[str, Any]:
+        """:meth:`_status`, its refusal naming the campaign file, the target and the job's overrides."""
+        try:
+            return self._status(job)
+        except (ConfigError, records.RecordError) as err:
+            raise type(err)(f"configs/campaign/{self.paper}.yaml, target {self.target}, job {' '.join(job)}: "
+                            f"{err}") from None
+        except HydraException as err:  # an override Hydra cannot compose (a key of no group)
+            raise ConfigError(f"configs/campaign/{self.paper}.yaml, target {self.target}, job {' '.join(job)}: "
+                              f"{str(err).splitlines()[0]}") from None
+
+    def _cap_workers(self, jobs: int) -> None:
+        """Refuse joblib's ``n_jobs`` that gives no worker (0, or below -cores); cap it at the cores and the
+        jobs to run: a worker beyond either only adds a process and its memory."""
+        settings = getattr(self.launcher, "joblib", None)
+        n_jobs = settings.get("n_jobs") if settings is not None else None
+        if n_jobs is None:
+            return
+        cores = os.cpu_count() or 1
+        workers = 0 if not is_int(n_jobs) or n_jobs == 0 else n_jobs if n_jobs > 0 else cores + 1 + n_jobs  # -1: all
+        if workers <= 0:
+            raise ConfigError(f"hydra.launcher.n_jobs={n_jobs!r} is invalid: an integer >= 1 (workers), or -k "
+                              f"for all cores but k - 1 (-1: all {cores}), at least one worker")
+        capped = max(1, min(workers, cores, jobs))
+        if capped != workers:
+            log.info("campaign: %d joblib worker(s), not %d: %d core(s), %d job(s) to run", capped, workers, cores,
+                     jobs)
+        settings["n_jobs"] = capped
 
     def _status(self, job: list[str]) -> dict[str, Any]:
         """A job's run directory, whether every trial is recorded, and its estimated seconds to do."""
@@ -105,6 +155,13 @@ class CampaignSweeper(Sweeper):
     def _reference(self, run: Path, cfg: dict[str, Any]) -> Path:
         """The same run in the reference tree (the committed results), whose times estimate this one's."""
         return self.times_from / run.relative_to(Path(cfg["experiment"]["results_dir"]))
+
+
+def _signal_of(err: BaseException) -> int:
+    """The signal that killed a pool's worker, from joblib's message ("exit codes ... {SIGKILL(-9)}"); SIGKILL
+    if it names none."""
+    codes = [int(code) for code in re.findall(r"\(-(\d+)\)", str(err))]
+    return codes[0] if codes else int(signal.SIGKILL)
 
 
 def progress_line(sweep_dir: Path, done: list[list[str]]) -> str | None:
@@ -165,9 +222,15 @@ def main(argv: list[str] | None = None) -> None:
                     name = paper if target == paper else f"{paper}-{target.replace('_', '-')}"  # make's name
                     print(f"{name:<24} {doc}")
             return
+        if args.workers and not args.dry_run:
+            raise ConfigError(f"--workers {args.workers} estimates a plan: give it with --dry-run")
         if not (args.paper and args.target):
             raise ConfigError("name a paper and one of its targets (rfbench-campaign --list shows them)")
         plan = campaign.plan(args.paper, args.target)
+        campaign.check_steps(args.paper, plan.steps)
+        if placed := [o for o in args.overrides if o.lstrip("+~").startswith(("hydra.sweep.", "hydra.run."))]:
+            raise ConfigError(f"{placed[0]} is invalid: a campaign keeps its sweep folder under --results "
+                              f"({args.results}/{args.paper}/hydra/...); choose the folder with --results")
     except ConfigError as err:
         _parser().exit(2, f"rfbench-campaign: error: {err}\n")
     if plan.jobs:
@@ -181,11 +244,19 @@ def _launch(args: argparse.Namespace) -> None:
     sweep_dir = f"{args.results}/{args.paper}/hydra/${{now:%Y-%m-%d_%H-%M-%S-%f}}"
     cmd = [sys.executable, "-m", "rfbench", "-m", "hydra/sweeper=campaign", f"hydra/launcher={args.launcher}",
            f"hydra.sweeper.paper={args.paper}", f"hydra.sweeper.target={args.target}",
+           f"hydra.sweeper.workers={args.workers}",
            f"hydra.sweeper.dry_run={str(args.dry_run).lower()}", f"hydra.sweep.dir={sweep_dir}",
-           f"experiment.results_dir={args.results}", *args.overrides]
+           f"experiment.results_dir={_quoted(str(args.results))}", *args.overrides]
     code = subprocess.call(cmd)
     if code:
         sys.exit(code)
+
+
+def _quoted(value: str) -> str:
+    """``value`` as a quoted Hydra override value: a string, never a number (``--results nan``, ``1e3``)."""
+    # Hydra reads a backslash literally but before a quote (or the closing one), where it escapes
+    escaped = re.sub(r"(\\*)('|$)", lambda m: m.group(1) * 2 + ("\\'" if m.group(2) else ""), value)
+    return f"'{escaped}'"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -197,6 +268,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--results", type=Path, default=Path("results"), help="results tree (default: results)")
     parser.add_argument("--launcher", choices=LAUNCHERS, default="joblib", help="Hydra launcher (default: joblib)")
     parser.add_argument("--dry-run", action="store_true", help="print the jobs to run, longest first; run nothing")
+    parser.add_argument("--workers", type=schedule_.parse_workers, default=0, metavar="N",
+                        help="with --dry-run: also the jobs' wall time on N workers, longest first by their records")
     parser.add_argument("--list", action="store_true", help="list every paper's targets with what each makes")
     return parser
 

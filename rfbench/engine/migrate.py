@@ -34,7 +34,7 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
-from rfbench.engine import frames
+from rfbench.engine import frames, records
 from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import CONFIG_DIR, flatten, run_id
 
@@ -132,10 +132,23 @@ def plan(root: Path) -> list[Migration]:
 
 
 def plan_run(run: Path) -> Migration | None:
-    """How the run in folder ``run`` migrates (None when it is up to date)."""
-    old_cfg = OmegaConf.to_container(OmegaConf.load(run / "config.yaml"))
+    """How the run in folder ``run`` migrates (None when it is up to date).
+
+    Only a config the steps can read, and that its trials were computed with, is re-id'd: an empty,
+    non-mapping or unreadable one, rows of another run or a trial recorded twice are a RecordError, and
+    a config that disagrees with its rows (edited by hand: its id would file their numbers under
+    another config's) a ValueError.
+    """
+    old_cfg = records.read_config(run)
     new_cfg = migrate_config(old_cfg)
     new_id = run_id(new_cfg)
+    trials = records.read_trials(run / frames.INDEX, migrating_to=new_id)
+    rewritten = new_id != run.name and len(trials) and (trials.get("run_id") == new_id).all()  # cut before the rename
+    edited = records.disagreement(new_cfg if rewritten else old_cfg, trials)
+    if edited:
+        raise ValueError(f"{run}: {edited}: the config was edited after its trials ran, and migrating would file "
+                         f"them under another config's id; restore it (git checkout {run / records.CONFIG}) or "
+                         "move the run away; nothing was changed")
     files = {}
     if new_cfg != old_cfg:
         files["config.yaml"] = OmegaConf.to_yaml(OmegaConf.create(new_cfg))
@@ -205,13 +218,14 @@ def check_collisions(root: Path, migrations: list[Migration]) -> None:
 
 
 def apply(migrations: list[Migration]) -> None:
-    """Write each run's files (atomically), then move the runs to their new folders.
+    """Write each run's files (atomically, its config last), then move the runs to their new folders.
 
     The folders move in two phases, through a hidden temporary name, so that a run may take the
     folder another run is leaving.
     """
     for m in migrations:
-        for name, text in m.files.items():
+        # the config last: until it is written, rows with the new id agree with its migrated form (plan_run)
+        for name, text in sorted(m.files.items(), key=lambda file: file[0] == records.CONFIG):
             (frames.write_frame if name.endswith(".csv") else write_atomic)(m.old / name, text)
     moving = [m for m in migrations if m.new != m.old]
     for m in moving:
@@ -234,8 +248,9 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     try:
-        migrations = plan(args.root)
-    except ValueError as err:
+        with records.machine_faults():
+            migrations = plan(args.root)
+    except ValueError as err:  # RecordError, MachineFault
         print(f"migrate: error: {err}", file=sys.stderr)
         return 2
     for m in migrations:
@@ -243,7 +258,12 @@ def main(argv: list[str] | None = None) -> int:
     verb = "would migrate" if args.dry_run else "migrated"
     print(f"{verb} {len(migrations)} run(s) below {args.root}")
     if not args.dry_run:
-        apply(migrations)
+        try:
+            with records.machine_faults():
+                apply(migrations)
+        except records.MachineFault as err:  # a migration cut short is finished by running it again
+            print(f"migrate: error: {err}", file=sys.stderr)
+            return 1
     return 0
 
 

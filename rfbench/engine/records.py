@@ -16,6 +16,10 @@ trial, write), and each trial is computed under its own lock in ``.claims/``, so
 concurrent runs of one config neither lose nor duplicate rows nor redo each
 other's trials.  The kernel releases both locks when a process dies.
 
+A run folder proves its identity to every reader, which reads through :func:`read_trials`:
+its ``config.yaml`` hashes to the folder's name (the run id), every row carries that id, and
+``(run_id, trial)`` is a key (:func:`check_rows`); a mismatch is refused, naming both and the repair.
+
 A ``trials.csv`` whose last line was cut short (by a tool or a full disk: rfbench itself
 only renames whole files into place) is read without that line, and
 :func:`repair_trials` rewrites it so; the trial is then computed again.
@@ -27,19 +31,25 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
 import fcntl
 import io
 import logging
+import os
 import shutil
-from collections.abc import Iterable, Iterator, Mapping
+import socket
+import stat
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import yaml
 
 from rfbench.engine import frames
 from rfbench.engine.atomic import write_atomic
-from rfbench.engine.config import IMPLIED_VALUES, identifies_run, run_id
+from rfbench.engine.config import IMPLIED_VALUES, flatten, identifies_run, identity, run_id
 from rfbench.engine.frames import RecordError  # the error of every record, plain or gzipped
 
 log = logging.getLogger("rfbench")
@@ -52,6 +62,46 @@ METRICS = (
 )
 
 
+#: The operating system's refusals that are faults of the machine, not of rfbench: errno -> (what, the fix).
+_FAULTS = {
+    errno.EROFS: ("the file system is read-only", "give it write permission, or choose another experiment.results_dir"),
+    errno.ENOSPC: ("the file system is full", "free space (df -h shows where)"),
+    errno.EDQUOT: ("the disk quota is exhausted", "free space within the quota"),
+    errno.ENOTDIR: ("a file stands where a folder belongs", "move that file away"),
+    errno.EEXIST: ("a file stands where a folder belongs", "move that file away"),
+    errno.EISDIR: ("a folder stands where a file belongs", "move that folder away"),
+    errno.EACCES: ("permission denied", "give it write permission, or choose another experiment.results_dir"),
+    errno.EPERM: ("operation not permitted", "give it write permission, or choose another experiment.results_dir"),
+    errno.ENXIO: ("a FIFO stands where a file belongs", "move it away"),
+}
+
+
+class MachineFault(RecordError):
+    """A record the machine refused to read or write (read-only, full, a file where a folder belongs)."""
+
+
+@contextlib.contextmanager
+def machine_faults() -> Iterator[None]:
+    """Turn the operating system's refusals (:data:`_FAULTS`) in the block into one-line MachineFaults naming
+    the path and the fix; the records stay as they were (every write is atomic), so a rerun resumes."""
+    try:
+        yield
+    except OSError as err:
+        what, fix = _FAULTS.get(err.errno, (None, None))
+        if what is None:
+            raise
+        where = err.filename if err.filename2 is None else f"{err.filename} -> {err.filename2}"
+        if err.errno in (errno.ENOTDIR, errno.EEXIST) and err.filename is not None:
+            where = _file_in_the_way(Path(os.fsdecode(err.filename)))
+        raise MachineFault(f"cannot use {where}: {what} ({err.strerror}); {fix}, then rerun the same command "
+                           "to resume (the records written so far are intact)") from None
+
+
+def _file_in_the_way(path: Path) -> Path:
+    """The outermost of ``path`` and its folders that exists and is no folder (``runs`` a file), else ``path``."""
+    return next((p for p in (*reversed(path.parents), path) if p.exists() and not p.is_dir()), path)
+
+
 def write_csv(path: Path, frame: pd.DataFrame) -> None:
     write_atomic(path, frame.to_csv(index=False))
 
@@ -62,15 +112,25 @@ def run_dir(cfg: Mapping[str, Any]) -> Path:
     return Path(exp["results_dir"]) / exp["name"] / "runs" / run_id(cfg)
 
 
-def read_trials(path: Path) -> pd.DataFrame:
-    """Trials already recorded at ``path`` (empty frame when there are none).
+def read_trials(path: Path, *, migrating_to: str | None = None) -> pd.DataFrame:
+    """Trials already recorded at ``path`` (empty frame when there are none): every reader's way in.
 
     An incomplete last line (no newline: the file was cut mid-row) is left out, so a
     cut row never counts as a recorded trial with missing values; a reader that is not the
     run itself (which repairs the file) is warned which trial that drops.  A file that is no
     table of trials (no integer ``trial`` column, ragged rows) is a RecordError, and a row with
     an empty metric that the file's other rows have is warned about, naming the trial and metric.
+    A record of a run folder must be that run's (:func:`check_rows`; ``migrating_to``: the id the migration
+    gives the run, which re-ids it).
     """
+    trials = _read_table(path)
+    check_rows(path, trials, migrating_to=migrating_to)
+    _warn_missing_metrics(path, trials)
+    return trials
+
+
+def _read_table(path: Path) -> pd.DataFrame:
+    """The whole rows of the CSV record ``path`` with an integer ``trial`` column (empty if none), unchecked."""
     complete, cut = _split_cut_line(path)
     if not complete:
         return pd.DataFrame()
@@ -93,8 +153,119 @@ def read_trials(path: Path) -> pd.DataFrame:
         log.warning("%s: its last line is cut mid-row and is left out, so the trial recorded after the row of "
                     "trial=%s is not counted (rerun the run's command to compute it again)", path,
                     trial.iloc[-1] if len(trial) else "none")
-    _warn_missing_metrics(path, trials)
     return trials
+
+
+#: A run folder's resolved config, which the folder's name (its run id) hashes.
+CONFIG = "config.yaml"
+
+
+def check_rows(path: Path, trials: pd.DataFrame, *, migrating_to: str | None = None) -> None:
+    """RecordError unless the table ``trials`` read from ``path`` belongs to the run folder it is in.
+
+    In a run folder (``runs/<run_id>/`` holding :data:`CONFIG`, which a run writes before its first trial; a
+    table kept otherwise, such as a test's, is no run's and is not checked): the config
+    hashes to the folder's name, and every row with a ``run_id`` carries that name.  For the migration
+    that re-ids the run to ``migrating_to``, the config is not hashed and rows may carry that id too (a
+    migration cut short after rewriting the files, before renaming the folder).  In the run's index
+    (``trials.csv``), ``(run_id, trial)`` is a key: a trial recorded twice is refused, naming its lines (the
+    run's resume drops identical copies, :func:`repair_run`).
+    """
+    run = path.parent
+    has_config = run.parent.name == "runs" and os.path.lexists(run / CONFIG)  # <results>/<name>/runs/<run_id>/
+    if has_config and migrating_to is None:
+        check_identity(run)
+    if has_config and "run_id" in trials and len(trials):
+        foreign = ~trials["run_id"].astype(str).isin({run.name, migrating_to or run.name})
+        if foreign.any():
+            raise RecordError(f"{path}: line(s) {_lines(foreign)} carry run id(s) "
+                              f"{sorted(trials.loc[foreign, 'run_id'].astype(str).unique())}, not {run.name}, the "
+                              "folder's: rows of another run were copied in; move them to their own run's "
+                              "trials.csv or remove them (rerun the run's command to compute what is missing)")
+    if has_config and path.name == frames.INDEX and len(trials):
+        _check_unique(path, trials)
+
+
+def _check_unique(path: Path, trials: pd.DataFrame) -> None:
+    """RecordError naming the lines of ``path`` that record one trial twice (``(run_id, trial)`` is a key)."""
+    key = [c for c in ("run_id", "trial") if c in trials]
+    twice = trials.duplicated(key, keep=False)
+    if not twice.any():
+        return
+    copies = trials[twice].duplicated(keep=False).all()  # every repeated row identical to another
+    fix = ("identical copies: rerun the run's command, whose resume drops them" if copies else
+           "with different values: remove the wrong row(s) by hand, or move the run away to compute it again")
+    raise RecordError(f"{path}: trial(s) {sorted(set(trials.loc[twice, 'trial']))} recorded more than once "
+                      f"(lines {_lines(twice)}), {fix}")
+
+
+def _lines(rows: pd.Series) -> str:
+    """The file lines of the rows marked in ``rows`` (the header is line 1)."""
+    return ", ".join(str(i + 2) for i in rows.to_numpy().nonzero()[0])
+
+
+def read_config(run: Path) -> dict[str, Any]:
+    """The config recorded in the run folder ``run``: a RecordError if it is not the non-empty YAML
+    mapping rfbench writes (empty, a list, not YAML, not a regular file, not UTF-8)."""
+    path = inside(run, run / CONFIG)
+    text, _ = frames.load(path)
+    try:
+        cfg = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as err:
+        raise RecordError(f"{path} is not YAML ({str(err).splitlines()[0]}): restore it (git checkout), or move "
+                          "the run away") from None
+    if not isinstance(cfg, dict) or not cfg:
+        what = "empty" if not cfg else f"a YAML {type(cfg).__name__}"
+        raise RecordError(f"{path} is {what}, not the mapping of a run's config rfbench writes: restore it "
+                          "(git checkout), or move the run away")
+    return cfg
+
+
+#: Run ids of the configs read: (path, inode, mtime, size) -> id, so that a resume hashes its config once.
+_IDS: dict[tuple, str] = {}
+
+
+def check_identity(run: Path) -> None:
+    """RecordError unless the run folder ``run``'s config hashes to the folder's name, its run id."""
+    path = run / CONFIG
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise RecordError(f"{run} holds trials but no {CONFIG}: not a run folder rfbench wrote; move it "
+                          "away") from None
+    key = (str(path), info.st_ino, info.st_mtime_ns, info.st_size)
+    if key not in _IDS:
+        _IDS[key] = run_id(read_config(run))
+    if _IDS[key] != run.name:
+        raise RecordError(f"{path} hashes to run id {_IDS[key]}, not {run.name}, the folder's: the config was "
+                          f"edited (restore it: git checkout {path}), or recorded by older code "
+                          f"(python -m rfbench.engine.migrate {run.parent.parent} re-ids it); its trials are "
+                          "not read")
+
+
+def disagreement(cfg: Mapping[str, Any], trials: pd.DataFrame) -> str | None:
+    """The first identifying config value of ``cfg`` (the run's recorded config) that the rows ``trials``
+    were not computed with, as "key=config value, rows: value"; None if they agree."""
+    flat = flatten(identity(cfg))
+    for key in (k for k in trials.columns if k in flat and identifies_run(k)):
+        cells = trials[key].dropna().unique() if flat[key] is not None else trials[key].unique()
+        wrong = [c for c in cells if not _same_cell(c, flat[key])]
+        if wrong:
+            cell = wrong[0].item() if hasattr(wrong[0], "item") else wrong[0]  # a numpy scalar, shown as a number
+            return f"{key}={flat[key]!r} in {CONFIG}, {cell!r} in its trials"
+    return None
+
+
+def _same_cell(cell: Any, value: Any) -> bool:
+    """Whether a CSV cell read by pandas holds the flattened config ``value`` (numbers compared as numbers)."""
+    if value is None:
+        return pd.isna(cell)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return float(cell) == float(value)
+        except (TypeError, ValueError):
+            return False
+    return str(cell) == str(value)
 
 
 def _warn_missing_metrics(path: Path, trials: pd.DataFrame) -> None:
@@ -166,31 +337,127 @@ def repair_trials(path: Path) -> None:
             write_atomic(path, complete)
 
 
+def _drop_copies(path: Path) -> None:
+    """Rewrite the trials table ``path`` without the rows that repeat another row exactly (a trial
+    recorded twice with the same values: a copy, not a second result), warning which; rows of one trial
+    that differ stay, for every reader to refuse (:func:`check_rows`)."""
+    with locked(_lock_of(path)):
+        trials = _read_table(path)
+        copies = trials.duplicated(keep="first") if len(trials) else pd.Series(dtype=bool)
+        if copies.any():
+            log.warning("%s: dropped line(s) %s, exact copies of earlier rows of trial(s) %s", path, _lines(copies),
+                        sorted(set(trials.loc[copies, "trial"])))
+            write_csv(path, trials[~copies])
+
+
 def recorded(path: Path) -> set[int]:
     """Indices of the trials recorded at ``path``."""
     trials = read_trials(path)
     return set(trials["trial"]) if len(trials) else set()
 
 
-@contextlib.contextmanager
-def locked(lock_file: Path, *, wait: bool = True) -> Iterator[bool]:
+def locked(lock_file: Path, *, wait: bool = True) -> contextlib.AbstractContextManager[bool]:
     """Hold an exclusive ``flock`` on ``lock_file``; yield False if busy and not ``wait``."""
-    lock_file.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock_file, "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+    return _holding(lock_file, lambda fd: _flock(fd, wait))
+
+
+def _flock(fd: int, wait: bool) -> bool:
+    """Take the exclusive ``flock`` of ``fd``, waiting for it if ``wait``; False if busy and not."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def _holding(lock_file: Path, take: Callable[[int], bool], *, note: bool = False) -> Iterator[bool]:
+    """Yield whether ``take(fd)`` took the lock ``lock_file``, released after the block; ``note``: the holder
+    writes who it is into the file (pid, host, time) for the processes waiting for it (:func:`holder`)."""
+    fd = _open_lock(lock_file)
+    try:
+        if not take(fd):
             yield False
             return
+        if note:
+            with contextlib.suppress(OSError):  # the note is for waiters: a full disk must not stop the work
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()} {socket.gethostname()} {time.time():.0f}\n".encode(), 0)
         try:
             yield True
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def _open_lock(lock_file: Path) -> int:
+    """A descriptor of the lock file ``lock_file`` (created), or a RecordError if it is no regular file:
+    opened without blocking, as opening a FIFO would wait for its other end."""
+    lock_file.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock_file, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK, 0o666)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise RecordError(f"{lock_file} is not a regular file (a FIFO or a device where rfbench keeps a lock); "
+                          "move it away and rerun the same command")
+    return fd
+
+
+#: Seconds between two looks at a claimed trial's lock while waiting for it (and at its holder's state).
+CLAIM_POLL_SECONDS = 1.0
 
 
 def claim(run_dir: Path, trial: int, *, wait: bool = True) -> contextlib.AbstractContextManager[bool]:
-    """Lock trial ``trial`` of ``run_dir`` for computing it (see :func:`locked`)."""
-    return locked(run_dir / ".claims" / f"trial-{trial}.lock", wait=wait)
+    """Lock trial ``trial`` of ``run_dir`` for computing it; yield False if busy and not ``wait``.
+
+    The holder notes itself in the lock file (pid, host, time); a process waiting for the trial says
+    who holds it and in what state (:func:`holder`), again whenever that changes (stopped by Ctrl-Z,
+    resumed), so a wait is never silent about what to do.  The kernel frees the lock of a dead holder.
+    """
+    lock_file = run_dir / ".claims" / f"trial-{trial}.lock"
+    return _holding(lock_file, lambda fd: _take(fd, lock_file, trial, wait), note=True)
+
+
+def _take(fd: int, lock_file: Path, trial: int, wait: bool) -> bool:
+    """Take the claim ``fd``; if busy, False unless ``wait``, else poll until free, logging its holder."""
+    said = None
+    while not _flock(fd, wait=False):
+        if not wait:
+            return False
+        if (now := holder(lock_file)) != said:
+            log.warning("trial %d of run %s is claimed by %s", trial, lock_file.parent.parent.name, now)
+            said = now
+        time.sleep(CLAIM_POLL_SECONDS)
+    return True
+
+
+def holder(lock_file: Path) -> str:
+    """Who holds the claim ``lock_file`` as its note says, its state and what to do: "pid 12 on host h since
+    02:41:07 UTC (stopped: ...)"."""
+    try:
+        pid, host, since = lock_file.read_text().split()
+        who = f"pid {int(pid)} on host {host} since {time.strftime('%H:%M:%S UTC', time.gmtime(float(since)))}"
+    except (OSError, ValueError):
+        return "another process that left no note of itself (an older rfbench); waiting for it"
+    if host != socket.gethostname():
+        return f"{who} (another machine: its state cannot be seen from here); waiting for it"
+    state = _process_state(int(pid))
+    if state in ("T", "t"):
+        return (f"{who} (stopped: suspended by Ctrl-Z or SIGSTOP; resume it with fg in its shell or "
+                f"kill -CONT {pid}, or end it with kill {pid}); waiting for it")
+    if state in (None, "Z", "X"):
+        return (f"{who} (no longer running, but a process it started holds the lock: find it with fuser "
+                f"{lock_file}); waiting for it")
+    return f"{who} (running: it is computing the trial); waiting for it to record it"
+
+
+def _process_state(pid: int) -> str | None:
+    """The state letter of process ``pid`` on this machine (R, S, D, T stopped, Z zombie), None if there is none."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 1:].split()[0]
 
 
 def _lock_of(path: Path) -> Path:
@@ -240,6 +507,7 @@ def repair_run(run: Path) -> None:
     from that one on leave ``trials.csv``: they are computed again, as a trial whose row was cut is.
     """
     repair_trials(run / frames.INDEX)
+    _drop_copies(run / frames.INDEX)
     for path in frames.frame_paths(run):
         with locked(_lock_of(path)):
             _finish_switch(path)

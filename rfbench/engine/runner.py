@@ -59,8 +59,12 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
     start = time.time()
     cfg = config_.to_dict(cfg)
     config_.validate(cfg)
-    if jobs.is_job(cfg):
-        return jobs.run(cfg)
+    with records.machine_faults():  # a read-only or full disk, a file where a folder belongs: one line
+        return jobs.run(cfg) if jobs.is_job(cfg) else _run(cfg, start)
+
+
+def _run(cfg: dict, start: float) -> pd.DataFrame:
+    """:func:`run` of a validated runner config (not a job)."""
     components.check_compatible(cfg)
     with threadpool_limits(limits=cfg["experiment"]["blas_threads"]):
         data = load_dataset(cfg["dataset"])
@@ -80,7 +84,8 @@ def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
             if isinstance(err, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the message says how far the run got
                 trials = cfg["experiment"]["trials"]
                 interrupt.note_trials(err, len(records.recorded(out / "trials.csv") & set(range(trials))), trials)
-            _remove_if_no_trials(out, new)
+            with contextlib.suppress(OSError, records.RecordError):  # the error being raised says what is wrong
+                _remove_if_no_trials(out, new)
             if err is caught:
                 raise
             raise err from caught
@@ -238,13 +243,16 @@ def _end(processes: list[multiprocessing.Process], grace: float = 5.0) -> None:
 
 
 def _next_result(results: multiprocessing.Queue, processes: list) -> tuple[int, bool]:
-    """The next (trial, claimed) from the workers; a worker's error raised here, or RuntimeError if
-    a worker was killed (e.g. out of memory) or all have ended with trials unaccounted for."""
+    """The next (trial, claimed) from the workers; a worker's error raised here, WorkerKilled if a worker
+    was killed by a signal (SIGKILL: e.g. the OOM killer), or RuntimeError if one exited otherwise or all
+    have ended with trials unaccounted for."""
     while True:
         try:
             t, claimed, error = results.get(timeout=1.0)
         except queue.Empty:
             if killed := [p.exitcode for p in processes if p.exitcode not in (None, 0)]:
+                if killed[0] < 0:  # the run's message counts the trials recorded (interrupt.note_trials)
+                    raise interrupt.WorkerKilled(-killed[0]) from None
                 raise RuntimeError(f"a trial worker process died (exit code {killed[0]})") from None
             if all(p.exitcode == 0 for p in processes) and results.empty():
                 raise RuntimeError("the trial worker processes ended with trials not recorded") from None
@@ -412,6 +420,7 @@ def _fit_model(cfg: dict, data: Dataset, fmap, model) -> dict[str, Any]:
     row.update(test_scores(data.task, data.y_test, y_pred))
     row.update(model.best_params_)
     row[f"cv_{model.score_name}"] = model.cv_score_
+    row.update(model.fit_record() if hasattr(model, "fit_record") else {})  # e.g. the solver path taken
     return row
 
 

@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import yaml
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
@@ -85,8 +84,13 @@ def _run_folder(root: Path, run_id: str) -> Path:
 
 
 def compare(run: Path, rtol: float) -> list[dict[str, Any]]:
-    """Recompute trial 0 of ``run``; one comparison row per recorded metric."""
+    """Recompute trial 0 of ``run``; one comparison row per recorded metric.
+
+    The run is recomputed within its own tree: a job it reads (``job.reads``) is looked up, or computed
+    and recorded, beside it, never under the working folder's results.
+    """
     cfg = current_config(_recorded_config(run))
+    cfg["experiment"]["results_dir"] = str(_tree_of(run, cfg))  # an execution key: the run id stays
     if config.run_id(cfg) != run.name:  # orphaned: a rerun would compute it again under another id
         return [{**_where(run, cfg), "dataset": _dataset(cfg), "method": "",
                  "metric": f"run id: the current code gives {config.run_id(cfg)}", "recorded": np.nan,
@@ -104,6 +108,11 @@ def compare(run: Path, rtol: float) -> list[dict[str, Any]]:
                          "metric": key, "recorded": old, "recomputed": new,
                          "relative_difference": abs(new - old) / abs(old) if old else abs(new), "equal": same})
     return rows
+
+
+def _tree_of(run: Path, cfg: dict[str, Any]) -> Path:
+    """The results tree holding ``run`` (``<tree>/<experiment.name>/runs/<run_id>``)."""
+    return run.parents[len(str(cfg["experiment"]["name"]).split("/")) + 1]
 
 
 def _where(run: Path, cfg: dict[str, Any]) -> dict[str, str]:
@@ -142,12 +151,8 @@ def _frames_equal(old: pd.DataFrame, new: pd.DataFrame, rtol: float) -> tuple[bo
 
 def _recorded_config(run: Path) -> dict[str, Any]:
     """The config recorded in ``run``, or a RecordError if it is missing or not the mapping rfbench writes."""
-    path = records.inside(run, run / "config.yaml")
-    try:
-        recorded = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as err:
-        raise records.RecordError(f"{path} cannot be read as a run's config ({err})") from None
-    if not (isinstance(recorded, dict) and all(isinstance(recorded.get(g), dict) and "name" in recorded[g]
+    path, recorded = run / records.CONFIG, records.read_config(run)
+    if not (all(isinstance(recorded.get(g), dict) and "name" in recorded[g]
                                                for g in ("dataset", "kernel", "feature_map", "classifier"))):
         raise records.RecordError(f"{path} is not a run's config (a mapping with a named dataset, kernel, "
                                   "feature_map and classifier)")
@@ -206,7 +211,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.out and not args.out.parent.is_dir():
         parser.exit(2, f"{parser.prog}: error: --out {args.out}: the folder {args.out.parent} does not exist\n")
     try:
-        table = verify(args.root, args.rtol, args.max_seconds, tuple(args.kind or KINDS))
+        with records.machine_faults():
+            table = verify(args.root, args.rtol, args.max_seconds, tuple(args.kind or KINDS))
     except ValueError as err:  # RecordError, ConfigError, DatasetError
         parser.exit(2, f"{parser.prog}: error: {err}\n")
     with pd.option_context("display.width", 200, "display.max_rows", None, "display.max_colwidth", 50):

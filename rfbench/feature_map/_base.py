@@ -122,8 +122,9 @@ class FeatureMap(TransformerMixin, BaseEstimator, ABC):
         if reset:
             self.n_features_in_ = X.shape[1]
         elif X.shape[1] != self.n_features_in_:
-            name = type(self).__name__
-            raise ValueError(f"X has {X.shape[1]} features, but {name} was fitted with {self.n_features_in_}")
+            # scikit-learn's wording, which its estimator checks match.
+            name, expected = type(self).__name__, self.n_features_in_
+            raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting {expected} features as input")
         return X
 
     def _validate_pair(self, X: ArrayLike, Y: ArrayLike | None) -> tuple[np.ndarray, np.ndarray]:

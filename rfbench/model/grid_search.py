@@ -102,6 +102,10 @@ class GridSearchResults:
     #: The name of ``cv_score`` and ``test_score`` (e.g. "accuracy"), and whether higher is better.
     score_name: str = "accuracy"
 
+    def fit_record(self) -> dict[str, str]:
+        """Columns of a trial's row that say how the model was fitted (e.g. which solver path ran); none here."""
+        return {}
+
     def _record_grid(self, grid: dict[str, np.ndarray], cv_scores: np.ndarray, best: dict[str, float], *,
                      test_scores: np.ndarray | None = None, on_test: bool = False) -> None:
         cv_scores = np.ravel(cv_scores)

@@ -11,9 +11,12 @@ does exactly that, and is fast enough to sit in the inner loop of many trials:
 * Decision values are one float64 GEMM per chunk of rows with the learned weight
   matrix, so prediction memory stays bounded for any number of test rows.
 * ``solver="newton"`` solves LibLinear's L2-loss SVM problem (``-s 1``/``-s 2``) to
-  optimality with :mod:`rfbench.model.newton_svc`, warm-started along the C grid, with
-  folds (and then classes) in threads: at the papers' sizes about 10x LibLinear
-  per core (see benchmarks/README.md, Model selection).
+  optimality by the path that fits the features (:func:`rfbench.model.newton_cost.choose_path`):
+  :mod:`rfbench.model.newton_svc` on the dense design, warm-started along the C grid, with
+  folds (and then classes) in threads (at the papers' sizes about 10x LibLinear per core, see
+  benchmarks/README.md, Model selection); or, where its p x p Hessians would take more than an
+  hour (wide sparse codes: binning, GCWS), LibLinear's trust-region Newton ``-s 2`` at a tight
+  ``-e`` on the features as given, warm-started along C.  ``model_path_`` says which.
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ import ctypes
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
@@ -31,7 +35,15 @@ from sklearn.utils.validation import check_array, check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from rfbench.model.grid_search import GridSearchResults
-from rfbench.model.newton_cost import check_newton_cost
+from rfbench.model.newton_cost import (
+    DENSE,
+    ITERATIVE_SOLVER,
+    ITERATIVE_TOL,
+    NewtonPath,
+    choose_path,
+    dense_fits,
+    log_once,
+)
 from rfbench.model.newton_svc import DEFAULT_TOL, newton_gram, row_space, squared_hinge_paths
 from rfbench.model.pool import worker_pool
 from rfbench.validation import is_int, is_real
@@ -87,9 +99,11 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         L2-regularized L2-loss SVC solved in the primal.  ``"newton"`` solves
         that same problem (no bias: LibLinear's ``-s 1``/``-s 2`` model) to
         optimality with rfbench's generalized Newton method
-        (:mod:`rfbench.model.newton_svc`), for features of at most ``MAX_NEWTON_FEATURES``
-        columns (sparse ones densified); one-vs-rest for more than two classes,
-        as LibLinear.
+        (:mod:`rfbench.model.newton_svc`) where its estimated cost fits the hour and the
+        design at most ``MAX_NEWTON_FEATURES`` columns (sparse ones densified), else by
+        LibLinear ``-s 2 -e 1e-6`` warm-started along C on the features as given (the same
+        optimum to that tolerance; ``newton_cost.choose_path``); one-vs-rest for more than
+        two classes, as LibLinear.
     C_grid : sequence of float, default=2^-5, ..., 2^5
         Candidate values of C, all > 0.
     cv : int, default=5
@@ -148,6 +162,8 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         are indices into ``classes_`` (LibLinear solvers only).
     n_features_in_ : int
         Number of features seen in ``fit``.
+    model_path_ : str
+        The solver that ran, with its configuration (for ``"newton"``: which of its paths).
     best_params_, grid_scores_, selected_on_test_, cv_score_
         The grid search's report (``rfbench.model.grid_search.GridSearchResults``).
     """
@@ -206,13 +222,18 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         self.check_params()
         grid = np.asarray(self.C_grid, dtype=np.float64)
         sparse = sp.issparse(X)
+        self._dense_newton = False
         if self.solver == NEWTON:  # before densifying: a refusal costs nothing
-            n_rows, n_features = X.shape if sp.issparse(X) else np.shape(X)
-            self.check_cost(n_rows, n_features, len(np.unique(np.asarray(y))), sparse)
+            n_rows, n_features = X.shape if sparse else np.shape(X)
+            path = self._path(n_rows, n_features, len(np.unique(np.asarray(y))), sparse, X.nnz if sparse else None)
+            log_once(path, self._newton_tol())
+            self._dense_newton, self.model_path_ = path.kind == DENSE, path.describe(self._newton_tol())
         else:
             log.info("model: LibLinear -s %s on %s features (%d x %d)", self.solver, "sparse" if sparse else "dense",
                      *X.shape)
-        X = _check_X(X, dense=self.solver == NEWTON)
+            self.model_path_ = f"LibLinear -s {self.solver} -e {'default' if self.tol is None else f'{self.tol:g}'}"
+        self._options = self._liblinear_options()
+        X = _check_X(X, dense=self._dense_newton)
         y = np.asarray(y)
         if y.ndim != 1 or len(y) != X.shape[0]:
             raise ValueError(f"y must be 1-D with one label per row of X: X has {X.shape[0]} rows, "
@@ -229,7 +250,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         self._total_fits = (self.cv * len(grid) if cross_validate else 0) + (len(grid) if test else 1)
         if test is not None:
             self._fit_test_grid(X, y_idx, grid, *test, sparse=sparse)
-        elif self.solver == NEWTON:
+        elif self._dense_newton:
             self._fit_newton(X, y_idx, grid, cross_validate, sparse)
         else:
             self._fit_liblinear(X, y_idx, grid, cross_validate)
@@ -252,32 +273,54 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         Returns
         -------
         dict of str to int
-            ``"newton"``: its float64 design n x p (sparse features densified, then once more on
-            their row space), and one p x p Hessian per thread with the one the refit shares (for
-            sparse features also the row-space basis and its eigendecomposition, 2 p^2);
-            LibLinear's solvers: their copy of the features as 16-byte feature nodes, n (stored + 2).
+            ``"newton"`` on its dense path: its float64 design n x p (sparse features densified, then
+            once more on their row space), and one p x p Hessian per thread with the one the refit
+            shares (for sparse features also the row-space basis and its eigendecomposition, 2 p^2);
+            LibLinear's solvers, and the iterative path: their copy of the features as 16-byte feature
+            nodes, n (stored + 2).  The class count is not known here: the path is the one of two
+            classes, dense wherever any class count could take it (the larger need, an upper bound).
         """
-        if self.solver != NEWTON:
-            return {f"LibLinear -s {self.solver}'s feature nodes": n_rows * (stored + 2) * 16}
         p = width + (self.bias >= 0)
+        if self.solver != NEWTON or not dense_fits(n_rows, p, 1, self._solves(), MAX_NEWTON_FEATURES):
+            solver = ITERATIVE_SOLVER if self.solver == NEWTON else self.solver
+            return {f"LibLinear -s {solver}'s feature nodes": n_rows * (stored + 2) * 16}
         threads = self.n_jobs if is_int(self.n_jobs) and self.n_jobs > 0 else 1
         return {f"solver=newton's float64 design{' (densified)' if sparse else ''}": (1 + sparse) * n_rows * p * 8,
                 "solver=newton's p x p Hessians": (threads + 1 + 2 * sparse) * p * p * 8}
 
     def check_cost(self, n_rows: int, width: int, n_classes: int, sparse: bool, quiet: bool = False) -> None:
-        """Log the Newton path's estimated cost, or refuse it (``newton_cost.check_newton_cost``); the runner
-        calls it once the data are loaded, before any trial, with the width the feature map states."""
-        if self.solver != NEWTON:
-            return
+        """Refuse features on which no path of ``"newton"`` fits the hour (``newton_cost.choose_path``), or log
+        the path (unless ``quiet``); the runner calls it once the data are loaded, before any trial, with the
+        width the feature map states."""
+        if self.solver == NEWTON:
+            path = self._path(n_rows, width, n_classes, sparse, None)
+            if not quiet:
+                log_once(path, self._newton_tol())
+
+    def _path(self, n_rows: int, width: int, n_classes: int, sparse: bool, stored: int | None) -> NewtonPath:
+        """The path ``"newton"`` takes on n_rows x width features of ``stored`` values (None: not known yet)."""
+        return choose_path(n_rows, width + (self.bias >= 0), 1 if n_classes <= 2 else n_classes, self._solves(),
+                           sparse, None if stored is None else stored + n_rows * (self.bias >= 0), MAX_NEWTON_FEATURES)
+
+    def _solves(self) -> int:
+        """Values of C solved in a model selection: each C on each fold and the refit, or each C on the test set."""
         n_C = len(self.C_grid)
-        solves = n_C if self.selection == "test_grid" else (self.cv * n_C + 1 if self.cv > 1 and n_C > 1 else 1)
-        check_newton_cost(n_rows, width + (self.bias >= 0), 1 if n_classes <= 2 else n_classes, solves, sparse, quiet)
+        return n_C if self.selection == "test_grid" else (self.cv * n_C + 1 if self.cv > 1 and n_C > 1 else 1)
+
+    def _newton_tol(self) -> float:
+        return DEFAULT_TOL if self.tol is None else float(self.tol)
+
+    def _liblinear_options(self) -> _Options:
+        """What LibLinear runs: the given solver, or the iterative path of ``"newton"``."""
+        if self.solver == NEWTON:
+            return _Options(ITERATIVE_SOLVER, ITERATIVE_TOL, warm_start=True)
+        return _Options(self.solver, self.tol, self.cv_warm_start)
 
     def _test_set(self, X_test, y_test) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray]:
         """The test features and their labels as indices into ``classes_`` (-1: a label not trained on)."""
         if X_test is None or y_test is None:
             raise ValueError("selection='test_grid' chooses C on a test set: pass X_test and y_test to fit")
-        X_test = _check_X(X_test, dense=self.solver == NEWTON)
+        X_test = _check_X(X_test, dense=self._dense_newton)
         if X_test.shape[1] != self.n_features_in_:
             raise ValueError(f"X_test has {X_test.shape[1]} features, but X has {self.n_features_in_}")
         y_test = np.asarray(y_test)
@@ -290,8 +333,8 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         """Train every C on all of (X, y), score it on the test set, keep the best (ties: the smaller C)."""
         order = np.argsort(grid, kind="stable")
         scores, weights = np.empty(len(grid)), [None] * len(grid)
-        if self.solver == NEWTON:
-            (Z, Q), tol = _newton_design(X, self.bias, sparse), DEFAULT_TOL if self.tol is None else float(self.tol)
+        if self._dense_newton:
+            (Z, Q), tol = _newton_design(X, self.bias, sparse), self._newton_tol()
             signs = _one_vs_rest_signs(y_idx, len(self.classes_))
             Z_test = _in_basis(_design_matrix(X_test, self.bias), Q)
             with threadpool_limits(limits=1), worker_pool(self.n_jobs) as pool:
@@ -306,13 +349,16 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             prob, param = _problem_of(X, y_idx, self.bias), self._parameter()
             for j in order:
                 model = _train(prob, param, grid[j])
+                if self.solver == NEWTON:  # its iterative path walks C warm (cv_warm_start is about CV folds)
+                    init_sol = _raw_w(model)  # a copy: model.w is freed with the model
+                    param.init_sol = init_sol.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
                 coef, intercept, labels = _in_class_order(*_weights(model))
                 scores[j] = np.mean(_liblinear_argmax(_decision(X_test, coef, intercept), labels) == y_test)
                 weights[j] = (model, coef, intercept, labels)  # scored as ``predict`` will predict
                 self._fitted(1)
         self._select_C(grid, None, test_scores=scores)
         best = weights[int(np.flatnonzero(grid == self.C_)[0])]
-        if self.solver == NEWTON:
+        if self._dense_newton:
             self.coef_, self.intercept_ = best
         else:
             self.model_, self.coef_, self.intercept_, self._labels = best
@@ -336,7 +382,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         """
         Z, Q = _newton_design(X, self.bias, sparse)
         signs = _one_vs_rest_signs(y_idx, len(self.classes_))
-        tol = DEFAULT_TOL if self.tol is None else float(self.tol)
+        tol = self._newton_tol()
         order = np.argsort(grid, kind="stable")
         with threadpool_limits(limits=1), worker_pool(self.n_jobs) as pool:
             start = None
@@ -357,6 +403,10 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         self._fitted(1)
         self.coef_, self.intercept_ = self._split_bias(W)
         self._labels = self._newton_labels()
+
+    def fit_record(self) -> dict[str, str]:
+        """``model_path``: the solver that ran with its configuration (``model_path_``), for the trial's row."""
+        return {"model_path": self.model_path_}
 
     def _split_bias(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(coef, intercept) of Newton weights over the design matrix (bias column last)."""
@@ -444,8 +494,8 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             )
 
     def _parameter(self) -> parameter:
-        options = f"-s {self.solver} -q" + ("" if self.tol is None else f" -e {float(self.tol)!r}")
-        return parameter(options)
+        solver, tol = self._options.solver, self._options.tol
+        return parameter(f"-s {solver} -q" + ("" if tol is None else f" -e {float(tol)!r}"))
 
     def _cross_validate(self, X: np.ndarray, y_idx: np.ndarray, prob: problem, grid: np.ndarray) -> np.ndarray:
         """Mean fold accuracy for each C in ``grid``."""
@@ -454,7 +504,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         def fold_scores(fold: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
             return self._fold_scores(X, y_idx, prob, grid, *fold)
 
-        if self.n_jobs > 1 and self.solver in PRIMAL_SOLVERS:
+        if self.n_jobs > 1 and self._options.solver in PRIMAL_SOLVERS:
             with worker_pool(self.n_jobs) as pool:
                 scores = list(pool.map(fold_scores, folds.split(X, y_idx)))
         else:
@@ -470,13 +520,23 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         scores = np.empty(len(grid))
         for j in np.argsort(grid, kind="stable"):
             model = _train(sub, param, grid[j])
-            if self.cv_warm_start:
+            if self._options.warm_start:
                 init_sol = _raw_w(model)  # a copy: model.w is freed with the model
                 param.init_sol = init_sol.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
             coef, intercept, labels = _weights(model)
             scores[j] = np.mean(_liblinear_argmax(_decision(X[test], coef, intercept), labels) == y_idx[test])
             self._fitted(1)
         return scores
+
+
+@dataclass(frozen=True)
+class _Options:
+    """The LibLinear solver a fit runs, its ``-e`` (None: LibLinear's default) and whether each C of a
+    fold's grid starts from the previous C's solution (``init_sol``)."""
+
+    solver: int
+    tol: float | None
+    warm_start: bool
 
 
 class _NewtonPaths:
@@ -530,11 +590,7 @@ def _newton_design(X: np.ndarray, bias: float, sparse: bool) -> tuple[np.ndarray
     Only sparse features are checked: hashed one-hot codes are rank-deficient by
     construction, dense random features of p < n columns are not worth an eigendecomposition.
     """
-    Z = _design_matrix(X, bias)
-    if Z.shape[1] > MAX_NEWTON_FEATURES:
-        raise ValueError(
-            f"solver='newton' forms a p x p Hessian and X has p={Z.shape[1]} columns with the bias, "
-            f"more than {MAX_NEWTON_FEATURES}; use a LibLinear solver (e.g. solver=1)")
+    Z = _design_matrix(X, bias)  # at most MAX_NEWTON_FEATURES columns: choose_path saw to it
     Q = row_space(Z) if sparse else None
     return _in_basis(Z, Q), Q
 
@@ -568,11 +624,7 @@ def _one_vs_rest_signs(y_idx: np.ndarray, n_classes: int) -> np.ndarray:
 def _check_X(X: np.ndarray | sp.spmatrix, dense: bool = False) -> np.ndarray | sp.csr_matrix:
     """X as a float array (or CSR matrix, unless ``dense``), or ValueError naming a non-finite entry."""
     if dense and sp.issparse(X):
-        # Newton's p x p Hessian bounds p, so the dense copy takes at most 8 n p bytes.
-        if X.shape[1] > MAX_NEWTON_FEATURES:
-            raise ValueError(f"solver='newton' densifies sparse features, and X has {X.shape[1]} columns, more "
-                             f"than {MAX_NEWTON_FEATURES}; use a LibLinear solver, e.g. solver=1, which takes "
-                             f"it without densifying")
+        # Only for the dense Newton path, whose p x p Hessian bounds p: the copy takes at most 8 n p bytes.
         X = X.toarray()
     X = check_array(X, accept_sparse="csr", dtype=(np.float64, np.float32), ensure_all_finite=False)
     if sp.issparse(X):

@@ -15,9 +15,21 @@ r^3 / 3 flops per Cholesky factorization, about 6 n r per step for the products
 with the n x r design, R = ``FLOPS_PER_CPU_SECOND``, measured on these papers' runs (Letter
 NRFF at k = 4,096 columns: 10 C x 26 classes, about 1,090 CPU-s per trial), and t_0 =
 ``STEP_OVERHEAD_SECONDS`` for what a step costs beyond them (line search, active-set updates,
-Python: about half of the 8.9 CPU-s of the letter AsK-RFF trial above, r = 192).  Beyond
-``MAX_CPU_SECONDS`` the run is refused before the solver starts, with the cost and the
-options that cost less.
+Python: about half of the 8.9 CPU-s of the letter AsK-RFF trial above, r = 192).
+
+Beyond ``MAX_CPU_SECONDS`` the dense path gives way to the iterative one (:func:`choose_path`):
+LibLinear's primal trust-region Newton (``-s 2``) on the features as they are (sparse rows stay
+sparse) at the tight tolerance ``ITERATIVE_TOL``, warm-started along the C grid, the same problem
+to that tolerance.  Its cost is proportional to the stored values it reads,
+
+.. math::
+
+    T \\approx c\\, n_{\\rm stored}\\, n_w\\, n_{\\rm solves}
+
+with c = ``ITERATIVE_SECONDS_PER_VALUE`` (measured on the letter kernels' sparse codes: binning,
+12,000 x 7,541 with 30 values a row, and GCWS, 12,000 x 4,096 with 128; 6-8e-8 CPU-s a value,
+column and solve along a warm-started grid).  Only where that too exceeds ``MAX_CPU_SECONDS`` is
+the run refused, naming LibLinear ``-s 1`` at its own tolerance, which takes any width.
 """
 from __future__ import annotations
 
@@ -32,8 +44,18 @@ STEPS_PER_C = 3.5
 FLOPS_PER_CPU_SECOND = 2e10
 #: CPU-seconds of a Newton step beyond its flops, measured on narrow designs.
 STEP_OVERHEAD_SECONDS = 1e-3
-#: Estimated CPU time above which ``solver="newton"`` refuses the features (one trial's model selection).
+#: Estimated CPU time above which a path of ``solver="newton"`` is not taken (one trial's model selection).
 MAX_CPU_SECONDS = 3600.0
+#: LibLinear's solver on the iterative path: the primal trust-region Newton method (TRON) of ``-s 2``.
+ITERATIVE_SOLVER = 2
+#: Its ``-e``: stop at ||g(w)|| <= e min(n+, n-) / n ||g(0)|| (LibLinear's rule for ``-s 2``); 1e-6 puts the
+#: objective within ~1e-9 of the optimum on the letter codes, where the default 0.01 stops 5 % short.
+ITERATIVE_TOL = 1e-6
+#: CPU-seconds per stored value, one-vs-rest column and value of C of the iterative path (an upper bound
+#: of the letter codes' 6-8e-8).
+ITERATIVE_SECONDS_PER_VALUE = 1e-7
+#: The paths of ``solver="newton"``.
+DENSE, ITERATIVE = "dense", "iterative"
 
 
 @dataclass(frozen=True)
@@ -86,22 +108,100 @@ def widest_affordable(n_rows: int, n_columns: int, n_solves: int) -> int:
     return low
 
 
-def check_newton_cost(n_rows: int, width: int, n_columns: int, n_solves: int, sparse: bool,
-                      quiet: bool = False) -> NewtonCost:
-    """The cost of the Newton path, logged (unless ``quiet``); ValueError naming it and the cheaper options
-    above ``MAX_CPU_SECONDS``."""
-    cost = newton_cost(n_rows, width, n_columns, n_solves)
-    what = (f"{n_rows} rows x {width} columns{' (sparse, densified and solved on their row space)' if sparse else ''}, "
-            f"{n_columns} one-vs-rest column(s) x {n_solves} solve(s) of one C")
-    if cost.cpu_seconds > MAX_CPU_SECONDS:
-        widest = widest_affordable(n_rows, n_columns, n_solves)
-        raise ValueError(
-            f"solver='newton' on {what} would take about {cost.steps} Newton steps, each a Cholesky "
-            f"factorization of up to {width} x {width}: about {cost.cpu_seconds / 3600:.2g} CPU-hours, more than the "
-            f"limit of {MAX_CPU_SECONDS / 3600:g} CPU-hour; choose solver=1 (LibLinear -s 1, the same problem on the "
-            f"{'sparse' if sparse else 'dense'} features, stopped at its tolerance -e 0.1) or features of at most "
-            f"{widest} columns (e.g. a smaller feature_map.n_components{' or feature_map.b' if sparse else ''})")
-    if not quiet:
-        log.info("model: solver=newton, exact, on %s: about %d Newton steps, ~%.0f CPU-s", what, cost.steps,
-                 cost.cpu_seconds)
-    return cost
+def iterative_cost(stored: int, n_columns: int, n_solves: int) -> float:
+    """Estimated CPU-seconds of the iterative path on ``stored`` values (all rows), ``n_columns``
+    one-vs-rest columns and ``n_solves`` values of C."""
+    return ITERATIVE_SECONDS_PER_VALUE * stored * n_columns * n_solves
+
+
+@dataclass(frozen=True)
+class NewtonPath:
+    """The path ``solver="newton"`` takes on given features.
+
+    Attributes
+    ----------
+    kind : str
+        ``DENSE`` (:mod:`rfbench.model.newton_svc` on the densified design) or ``ITERATIVE``
+        (LibLinear ``-s ITERATIVE_SOLVER -e ITERATIVE_TOL`` on the features as given, warm-started along C).
+    cpu_seconds : float
+        Its estimated CPU time for one model selection.
+    problem : tuple of int and bool
+        (rows, width, one-vs-rest columns, solves, sparse): what it solves.
+    """
+
+    kind: str
+    cpu_seconds: float
+    problem: tuple[int, int, int, int, bool]
+
+    def describe(self, tol: float) -> str:
+        """The path with its full configuration (``tol``: the dense path's), as a trial's ``model_path`` records it."""
+        if self.kind == DENSE:
+            design = "densified sparse features on their row space" if self.problem[-1] else "dense features"
+            return f"newton dense: generalized Newton on the {design}, ||g|| <= {tol:g} ||g(0)||, warm-started along C"
+        features = "sparse" if self.problem[-1] else "dense"
+        return (f"newton iterative: LibLinear -s {ITERATIVE_SOLVER} -e {ITERATIVE_TOL:g} (trust-region Newton, "
+                f"||g|| <= {ITERATIVE_TOL:g} min(n+, n-)/n ||g(0)||) on the {features} features as given, "
+                "warm-started along C")
+
+    @property
+    def what(self) -> str:
+        n_rows, width, n_columns, n_solves, sparse = self.problem
+        return (f"{n_rows} rows x {width} columns{' (sparse)' if sparse else ''}, "
+                f"{n_columns} one-vs-rest column(s) x {n_solves} solve(s) of one C")
+
+
+def dense_fits(n_rows: int, width: int, n_columns: int, n_solves: int, max_width: int) -> bool:
+    """Whether the dense path is taken: its estimate within ``MAX_CPU_SECONDS``, its Hessian within ``max_width``."""
+    return width <= max_width and newton_cost(n_rows, width, n_columns, n_solves).cpu_seconds <= MAX_CPU_SECONDS
+
+
+def choose_path(n_rows: int, width: int, n_columns: int, n_solves: int, sparse: bool,
+                stored: int | None, max_width: int) -> NewtonPath:
+    """The exact path that fits: dense Newton when its estimate is within ``MAX_CPU_SECONDS`` (and its
+    p x p Hessian within ``max_width``), else the iterative path when its estimate is; ValueError naming
+    both costs and a command that runs otherwise.
+
+    Parameters
+    ----------
+    n_rows, width, n_columns, n_solves
+        As for :func:`newton_cost` (width: the design's columns, bias included).
+    sparse : bool
+        Whether the features come sparse (the dense path densifies them).
+    stored : int or None
+        Values stored in the whole training matrix (n_rows x width for dense features); None when not
+        known yet (a sparse map's codes before they exist): the iterative path is then not refused.
+    max_width : int
+        The widest design the dense path takes (its p x p Hessian).
+    """
+    problem = (n_rows, width, n_columns, n_solves, sparse)
+    dense = newton_cost(n_rows, width, n_columns, n_solves)
+    if dense_fits(n_rows, width, n_columns, n_solves, max_width):
+        return NewtonPath(DENSE, dense.cpu_seconds, problem)
+    stored = n_rows * width if stored is None and not sparse else stored
+    iterative = iterative_cost(stored or 0, n_columns, n_solves)
+    if iterative <= MAX_CPU_SECONDS:
+        return NewtonPath(ITERATIVE, iterative, problem)
+    raise ValueError(
+        f"solver='newton' on {NewtonPath(DENSE, 0.0, problem).what} would take about {dense.cpu_seconds / 3600:.2g} "
+        f"CPU-hours on its dense path ({dense.steps} Cholesky factorizations of up to {width} x {width}) and about "
+        f"{iterative / 3600:.2g} CPU-hours on its iterative one (LibLinear -s {ITERATIVE_SOLVER} -e {ITERATIVE_TOL:g} "
+        f"over {stored} stored values), both more than the limit of {MAX_CPU_SECONDS / 3600:g} CPU-hour; choose "
+        "classifier.solver=1 (LibLinear -s 1, the same problem stopped at its own tolerance -e 0.1, any width) or "
+        f"features of at most {widest_affordable(n_rows, n_columns, n_solves)} columns (e.g. a smaller "
+        "feature_map.n_components)")
+
+
+def log_once(path: NewtonPath, tol: float) -> None:
+    """Log the path and its cost the first time this process (or the one it was forked from) takes it on
+    a problem of these rows, classes and solves: once per run, as the runner's workers fork after its
+    first trial (a sparse map's width, which varies from trial to trial, is left out)."""
+    n_rows, _, n_columns, n_solves, sparse = path.problem
+    key = (path.kind, n_rows, n_columns, n_solves, sparse)
+    if key in _LOGGED:
+        return
+    _LOGGED.add(key)
+    log.info("model: %s; on %s: ~%.0f CPU-s per model selection", path.describe(tol), path.what, path.cpu_seconds)
+
+
+#: The paths already logged by this process.
+_LOGGED: set[tuple] = set()

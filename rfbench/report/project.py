@@ -34,6 +34,7 @@ import pandas as pd  # noqa: E402
 from rfbench.engine import campaign, records  # noqa: E402
 from rfbench.engine.atomic import write_atomic  # noqa: E402
 from rfbench.report import plotting, runs, summary, verdicts  # noqa: E402
+from rfbench.report.published import PublishedError  # noqa: E402
 from rfbench.report.verdicts import (  # noqa: E402
     AGREES,
     BETTER,
@@ -121,11 +122,17 @@ class Findings:
         return bool(len(self.records))
 
 
-def write_records(root: Path, paper: Paper) -> pd.DataFrame:
-    """Write the paper's ``verdicts.csv`` and ``summary.md`` under ``root/<folder>`` (when it has records)."""
+def paper_records(root: Path, paper: Paper) -> pd.DataFrame:
+    """The paper's verdict records from its tables under ``root/<folder>``, their citations checked."""
+    frame = importlib.import_module(f"rfbench.papers.{paper.folder}.verdicts").records(root)
+    return verdicts.check_citations(frame, root, make_targets())
+
+
+def write_records(root: Path, paper: Paper, frame: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Write the paper's ``verdicts.csv`` and ``summary.md`` under ``root/<folder>`` (when it has records):
+    ``frame``, else :func:`paper_records`."""
     module = importlib.import_module(f"rfbench.papers.{paper.folder}.verdicts")
-    frame = module.records(root)
-    verdicts.check_citations(frame, root, make_targets())
+    frame = paper_records(root, paper) if frame is None else frame
     if len(frame):
         folder = root / paper.folder
         verdicts.write(folder, frame)
@@ -177,8 +184,9 @@ def counts(findings: Findings) -> dict[str, int]:
 
 def write(root: Path) -> Path:
     """Write every paper's records and summary, then ``root/REPORT.md`` and ``root/REPORT.png`` from them."""
-    for paper in PAPERS:
-        write_records(root, paper)
+    frames = [paper_records(root, paper) for paper in PAPERS]  # every paper read before any file is written
+    for paper, frame in zip(PAPERS, frames):
+        write_records(root, paper, frame)
     findings = [collect(root, paper) for paper in PAPERS]
     verdict_figure(findings, root / FIGURE)
     write_atomic(root / REPORT, markdown(findings, root))
@@ -369,7 +377,7 @@ def main(argv: list[str] | None = None) -> None:
                        "tree (default: results)\n")
     try:
         print(f"wrote {write(args.results)}")
-    except records.RecordError as err:
+    except (records.RecordError, PublishedError) as err:
         parser.exit(2, f"{parser.prog}: error: {err}\n")
 
 

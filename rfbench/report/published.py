@@ -154,13 +154,18 @@ def _data_lines(path: Path) -> tuple[list[int], str]:
     return [n for n, _ in kept[1:]], "\n".join(line for _, line in kept)
 
 
+#: A number as a paper prints it: digits with an optional point and exponent (Python's ``float`` also takes
+#: ``nan``, ``inf`` and ``1_000``, which no paper prints and whose precision cannot be read).
+PRINTED = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+
+
 def _number(path: Path, line: int, column: str, text: str) -> float:
     if text == "":
         return np.nan
-    try:
-        return float(text)
-    except ValueError:
-        raise PublishedError(f"{path}, line {line}, column {column}: {text!r} is not a number") from None
+    if not PRINTED.fullmatch(text):
+        raise PublishedError(f"{path}, line {line}, column {column}: {text!r} is not a number as printed "
+                             "(digits, an optional point and exponent, e.g. 92.69 or 3.41e-3); fix the value")
+    return float(text)
 
 
 def _check_row(path: Path, line: int, row: pd.Series, metrics: Mapping[str, Metric]) -> None:

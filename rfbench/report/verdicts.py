@@ -134,11 +134,35 @@ def printed_resolution(paper: str) -> pd.DataFrame:
     """
     path = published_csv.path_of(paper)
     table = published_csv.load(path)
-    _, text = published_csv._data_lines(path)
+    lines, text = published_csv._data_lines(path)
     raw = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, skipinitialspace=True)
     numbers = table["metric"] != published_csv.CLAIM
-    table = table[numbers].assign(half_unit=[half_unit(v) for v in raw.loc[numbers, "value"].str.strip()])
-    return table
+    halves = [half_unit(v) for v in raw.loc[numbers, "value"].str.strip()]  # printed numbers: load checked them
+    return table[numbers].assign(half_unit=halves, line=[lines[i] for i in np.flatnonzero(numbers)])
+
+
+def _check_current(table: pd.DataFrame, paper: str, known: dict[tuple[str, ...], pd.Series], key: list[str]) -> None:
+    """Refuse a comparison table whose published value or sd differs from the paper's ``published.csv``:
+    a table written before the file was edited would be judged (and printed) with a value the paper
+    no longer has. The paper's report rewrites its tables from the records and the current file."""
+    for i, row in table.reset_index(drop=True).iterrows():
+        entry = known.get(_key(row, key))
+        if entry is None:
+            continue
+        for ours, theirs in (("published", "value"), ("published_sd", "sd")):
+            if not _same(row[ours], entry[theirs]):
+                where = table.attrs.get("path", "a comparison table")
+                raise records.RecordError(
+                    f"{where}, line {i + 2}: {ours} {_text(row[ours]) or 'blank'} but "
+                    f"{published_csv.path_of(paper)}, line {entry['line']}, column {theirs} says "
+                    f"{_text(entry[theirs]) or 'blank'}; the table is stale: rerun `make {paper}` (its finished runs "
+                    "are kept) to redraw it from the records and the current published values")
+
+
+def _same(a, b) -> bool:
+    if pd.isna(a) or pd.isna(b):
+        return pd.isna(a) and pd.isna(b)
+    return bool(np.isclose(float(a), float(b), rtol=1e-12, atol=0.0))
 
 
 def binomial_se(p: float, n_test: float) -> float:
@@ -272,8 +296,10 @@ def cell_records(table: pd.DataFrame, paper: str, rules: Rules) -> pd.DataFrame:
     the cited trials, the binomial term, its rounding); the table's own threshold and verdict are not used.
     """
     printed = printed_resolution(paper)
-    key = ["source", *[c for c in published_csv.key_columns(printed) if c != "half_unit"], "metric"]
-    units = {_key(r, key): r["half_unit"] for _, r in printed.iterrows()}
+    key = ["source", *[c for c in published_csv.key_columns(printed) if c not in ("half_unit", "line")], "metric"]
+    known = {_key(r, key): r for _, r in printed.iterrows()}
+    units = {k: r["half_unit"] for k, r in known.items()}
+    _check_current(table, paper, known, key)
     trials = published_csv.sd_trials(published_csv.path_of(paper))
     rows = [_cell_record(row, paper, rules, units.get(_key(row, key), np.nan), trials) for _, row in table.iterrows()]
     return pd.DataFrame(rows, columns=list(COLUMNS))
@@ -366,30 +392,37 @@ def normalized(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(**{c: frame[c].astype(object).fillna("").astype(str) for c in TEXT})
 
 
+#: A missing number as pandas prints it, in a record's evidence: ``nan``, ``inf`` (NaN in the records behind it).
+MISSING_NUMBER = re.compile(r"(?<![\w.])[-+]?(nan|inf)(?![\w])", re.IGNORECASE)
+
+
 def validate(frame: pd.DataFrame, where: str = "verdict records") -> pd.DataFrame:
     """Check the schema: every column, known kinds and verdicts, a reason and a cause where one is due.
 
     Raises
     ------
-    ValueError
+    rfbench.engine.records.RecordError
         Naming the first offending row's cell, the value at fault and the valid choices.
     """
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
-        raise ValueError(f"{where}: missing column(s) {missing}; a verdict record has {list(COLUMNS)}")
+        raise records.RecordError(f"{where}: missing column(s) {missing}; a verdict record has {list(COLUMNS)}")
     for _, row in frame.iterrows():
         at = f"{where}: {row['paper']} {row['source']} {row['cell']!r}"
         valid = CELL_VERDICTS if row["kind"] == CELL else CLAIM_VERDICTS
         if row["kind"] not in (CELL, CLAIM, CHECK):
-            raise ValueError(f"{at}: kind {row['kind']!r} is not one of {[CELL, CLAIM, CHECK]}")
+            raise records.RecordError(f"{at}: kind {row['kind']!r} is not one of {[CELL, CLAIM, CHECK]}")
         if row["verdict"] not in valid:
-            raise ValueError(f"{at}: verdict {row['verdict']!r} is not one of {list(valid)}")
+            raise records.RecordError(f"{at}: verdict {row['verdict']!r} is not one of {list(valid)}")
         if row["verdict"] in NEEDS_REASON and not _filled(row["reason"]):
-            raise ValueError(f"{at}: verdict {row['verdict']!r} needs a reason (the difference, why not "
+            raise records.RecordError(f"{at}: verdict {row['verdict']!r} needs a reason (the difference, why not "
                              "obtainable, or the command)")
+        if MISSING_NUMBER.search(row["evidence"]):
+            raise records.RecordError(f"{at}: its evidence {row['evidence']!r} quotes a missing number (NaN in the "
+                                      "records it was judged on); restore the records or rerun their job")
         if row["kind"] == CELL and row["verdict"] in NEEDS_CAUSE and not (
                 _filled(row["cause"]) and (row["cause"] == UNEXPLAINED or row["cause"].startswith(EXPLAINED))):
-            raise ValueError(f"{at}: verdict {row['verdict']!r} needs a cause, {EXPLAINED!r}<measurement> or "
+            raise records.RecordError(f"{at}: verdict {row['verdict']!r} needs a cause, {EXPLAINED!r}<measurement> or "
                              f"{UNEXPLAINED!r}; got {row['cause']!r}")
     return frame
 
@@ -405,7 +438,21 @@ def write(folder: Path, frame: pd.DataFrame) -> Path:
 
 
 def load(path: Path) -> pd.DataFrame:
-    """Read and validate a ``verdicts.csv`` (:func:`normalized`)."""
+    """Read and validate a ``verdicts.csv`` (:func:`normalized`): a missing column is refused before the
+    record is normalized (which would fill it with blanks and count the rows as if whole).
+
+    Raises
+    ------
+    rfbench.engine.records.RecordError
+        Naming the file, its damage or the missing columns, and the fix.
+    """
+    fix = "rerun the project report (make report) to rewrite it from the papers' tables"
+    if damage := records.table_damage(path):
+        raise records.RecordError(f"{path} is {damage}; its verdicts are not counted: {fix}")
+    missing = [c for c in COLUMNS if c not in pd.read_csv(path, nrows=0).columns]
+    if missing:
+        raise records.RecordError(f"{path} lacks the column(s) {missing} of a verdict record; its verdicts are "
+                                  f"not counted: {fix}")
     return validate(normalized(pd.read_csv(path, dtype={c: str for c in TEXT})), str(path))
 
 
@@ -446,6 +493,7 @@ def tables(folder: Path, columns: set[str]) -> list[pd.DataFrame]:
         header = set(pd.read_csv(path, nrows=0).columns) if path.name != FILE else set()
         if columns <= header or {"source", "verdict"} <= header:  # a table of verdicts missing a column: damage
             table = checked_table(path, header)
+            table.attrs["path"] = str(path)  # named by the checks that read it (:func:`_check_current`)
             if columns <= header:
                 found.append(table)
     return found

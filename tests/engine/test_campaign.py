@@ -47,6 +47,16 @@ targets:
     ("targets: {a: {sweep: []}}", "unknown key(s) ['sweep']"),
     ("targets: {a: {sweeps: [['k=[1']]}}", "campaign sweep ['k=[1']"),
     ("targets: [a, {b", "cannot be read"),
+    # issue 48: the schema, checked before any job runs
+    ("targets: [a, b]", "campaign toy.yaml: targets is list ['a', 'b'], not a mapping of target names"),
+    ("targets: {a: }", "campaign toy.yaml, target a is NoneType None, not a mapping"),
+    ("targets: {a: {doc: x}}", "campaign toy.yaml, target a: no needs, sweeps or steps: the target does nothing"),
+    ("targets: {a: {needs: b, steps: [[r]]}, b: {steps: [[r]]}}", "target a: needs is str 'b', not a list"),
+    ("targets: {a: {needs: [Fig1]}, fig1: {steps: [[r]]}}", "target a: needs 'Fig1' is unknown (did you mean fig1?)"),
+    ("targets: {a: {sweeps: [[]]}}", "target a: sweeps entry [] is invalid: a non-empty list of overrides"),
+    ("targets: {a: {steps: [{m: x}]}}", "target a: steps entry {'m': 'x'} is invalid"),
+    ("target: {a: {steps: [[r]]}}", "campaign toy.yaml: unknown key(s) ['target']"),
+    ("targets: {}", "campaign toy.yaml: targets is empty"),
 ])
 def test_a_broken_campaign_is_a_config_error(toy, text, message):
     toy(text)
@@ -55,7 +65,7 @@ def test_a_broken_campaign_is_a_config_error(toy, text, message):
 
 
 def test_an_unknown_target_or_paper_names_the_closest_and_the_valid_ones(toy):
-    toy("targets: {fig7: {}, fig10: {}}")
+    toy("targets: {fig7: {steps: [[report]]}, fig10: {steps: [[report]]}}")
     with pytest.raises(ConfigError, match=r"target 'fig6' is unknown \(did you mean fig7\?\); valid: fig7, fig10"):
         campaign.plan("toy", "fig6")
     with pytest.raises(ConfigError, match="paper 'tyo' is unknown"):
@@ -64,7 +74,7 @@ def test_an_unknown_target_or_paper_names_the_closest_and_the_valid_ones(toy):
 
 @pytest.mark.parametrize("typed", ["toy-fig7-more", "toy_fig7_more", "fig7-more"])
 def test_a_target_typed_as_make_names_it_is_told_the_yamls_name(toy, typed):
-    toy("targets: {fig7: {}, fig7_more: {}}")
+    toy("targets: {fig7: {steps: [[report]]}, fig7_more: {steps: [[report]]}}")
     with pytest.raises(ConfigError, match=f"target '{typed}' is spelled 'fig7_more' in configs/campaign/toy.yaml: "
                                           "rfbench-campaign toy fig7_more$"):
         campaign.plan("toy", typed)
@@ -103,3 +113,29 @@ def test_the_progress_line_weighs_jobs_by_their_recorded_times(tmp_path, monkeyp
     assert launch.progress_line(tmp_path, [["a=1"]]) == "campaign li fig7: 1/3 jobs, 0:10:00 elapsed, ETA 0:10:00"
     assert launch.progress_line(tmp_path, []).endswith("ETA unknown")
     assert launch.progress_line(tmp_path / "other", [["a=1"]]) is None
+
+
+def test_a_step_naming_no_module_is_refused_before_any_job_runs():
+    campaign.check_steps("li", campaign.plan("li", "li").steps)  # every committed step of li exists
+    with pytest.raises(ConfigError, match=r"campaign li.yaml: step 'tabels' names no module rfbench.papers.li.tabels; "
+                                          r"valid: .*\btables\b"):
+        campaign.check_steps("li", [["tables"], ["tabels", "x"]])
+
+
+def test_sweep_folder_overrides_are_refused_so_outputs_stay_under_results(tmp_path, capsys):
+    """hydra.sweep.subdir=<elsewhere> wrote rfbench_job.json there, then found 'no completed job' (issue 48)."""
+    with pytest.raises(SystemExit) as exit_:
+        launch.main(["example", "m_sweep", "--results", str(tmp_path), "--", f"hydra.sweep.subdir={tmp_path}/x"])
+    assert exit_.value.code == 2 and list(tmp_path.iterdir()) == []
+    assert capsys.readouterr().err == (f"rfbench-campaign: error: hydra.sweep.subdir={tmp_path}/x is invalid: a "
+                                       f"campaign keeps its sweep folder under --results ({tmp_path}/example/hydra/"
+                                       "...); choose the folder with --results\n")
+
+
+@pytest.mark.parametrize("results", ["nan", "1e3", "it's/a b", "back\\slash", "end\\", "quote\\'d"])
+def test_the_results_folder_reaches_the_jobs_as_the_string_given(results):
+    """--results nan was read by Hydra as a float (issue 48): the override is quoted."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    (override,) = OverridesParser.create().parse_overrides([f"experiment.results_dir={launch._quoted(results)}"])
+    assert override.value() == results

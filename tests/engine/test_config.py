@@ -22,6 +22,7 @@ def test_default_config_is_valid_and_has_every_group():
 @pytest.mark.parametrize("override, field, hint", [
     ("experiment.trials=true", "experiment.trials=True", "an integer"),
     ("experiment.trials=0", "experiment.trials=0", ">= 1"),
+    ("experiment.trials=1000000000", "experiment.trials=1000000000", ">= 1 and <= 100000"),  # not a set of 1e9 ints
     ("experiment.n_gram=-1", "experiment.n_gram=-1", ">= 0"),
     ("experiment.seed=-1", "experiment.seed=-1", ">= 0"),
     ("experiment.blas_threads=0", "experiment.blas_threads=0", ">= 1, or null"),

@@ -83,3 +83,87 @@ def test_the_same_campaign_on_a_ray_cluster_on_loopback_gives_the_same_numbers(w
     finished(campaign(tmp_path, "--launcher", "ray_cluster", *SMALL, f"hydra.launcher.ray.init.address={ray_head}",
                       env=RAY_ENV))
     pd.testing.assert_frame_equal(trials(tmp_path)[METRICS], whole[1][METRICS])
+
+
+def test_a_killed_joblib_worker_ends_the_campaign_in_one_line_with_the_jobs_done(tmp_path, monkeypatch):
+    """joblib's TerminatedWorkerError (a worker SIGKILLed, as by the OOM killer) becomes WorkerKilled: one line
+    with the signal, the jobs complete of those launched and how to resume; no traceback (issue 48)."""
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+    from omegaconf import OmegaConf
+
+    from rfbench.engine import campaign as campaign_
+    from rfbench.engine import interrupt, launch
+
+    complete = {("a=1",)}
+
+    class KilledWorker:
+        def launch(self, jobs, initial_job_idx):
+            complete.add(("a=2",))  # one job finished before the kill
+            raise TerminatedWorkerError("A worker process managed by the executor was unexpectedly terminated. "
+                                        "The exit codes of the workers are {SIGKILL(-9)}")
+
+    sweeper = launch.CampaignSweeper("p", "t")
+    sweeper.config, sweeper.launcher = OmegaConf.create({"hydra": {"sweep": {"dir": str(tmp_path)}}}), KilledWorker()
+    monkeypatch.setattr(campaign_, "plan", lambda paper, target, extra: campaign_.Plan(
+        paper, target, jobs=[["a=1"], ["a=2"], ["a=3"]]))
+    monkeypatch.setattr(sweeper, "_status", lambda job: {"job": job, "run_dir": tmp_path, "seconds": 1.0,
+                                                         "complete": tuple(job) in complete})
+    with pytest.raises(interrupt.WorkerKilled) as killed:
+        sweeper.sweep([])
+    assert interrupt.message(killed.value) == ("a campaign job's worker was killed (signal 9; out of memory?) after "
+                                               "1 of 2 jobs; rerun the same command to resume")
+
+
+def _sweeper(tmp_path, monkeypatch, status, n_jobs=-1):
+    """A CampaignSweeper over jobs a=1, a=2, a=3 whose statuses ``status(job)`` gives, on a joblib-like launcher."""
+    from types import SimpleNamespace
+
+    from omegaconf import OmegaConf
+
+    from rfbench.engine import campaign as campaign_
+    from rfbench.engine import launch
+
+    sweeper = launch.CampaignSweeper("example", "m_sweep")
+    sweeper.config = OmegaConf.create({"hydra": {"sweep": {"dir": str(tmp_path)}}})
+    sweeper.launcher = SimpleNamespace(joblib={"n_jobs": n_jobs}, launch=lambda jobs, initial_job_idx: [])
+    monkeypatch.setattr(campaign_, "plan", lambda paper, target, extra: campaign_.Plan(
+        paper, target, jobs=[["a=1"], ["a=2"], ["a=3"]]))
+    monkeypatch.setattr(sweeper, "_status", status)
+    return sweeper
+
+
+def test_a_bad_sweep_entry_is_one_line_naming_the_file_target_and_job_before_any_work(tmp_path, monkeypatch, capsys):
+    """feature_map.m_over_d=1,-1 in a campaign file: exit 2 (not a ConfigError traceback, exit 1) (issue 48)."""
+    from rfbench.engine.config import ConfigError
+
+    def status(job):
+        if job == ["a=2"]:
+            raise ConfigError("feature_map.m_over_d=-1 is invalid: a number > 0")
+        return {"job": job, "run_dir": tmp_path, "complete": False, "seconds": 1.0}
+
+    sweeper = _sweeper(tmp_path, monkeypatch, status)
+    sweeper.launcher.launch = lambda jobs, initial_job_idx: pytest.fail("a job ran")
+    with pytest.raises(SystemExit) as exit_:
+        sweeper.sweep([])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == ("rfbench-campaign: error: configs/campaign/example.yaml, target m_sweep, job "
+                                       "a=2: feature_map.m_over_d=-1 is invalid: a number > 0\n")
+
+
+@pytest.mark.parametrize(("n_jobs", "workers"), [(12, 2), (10**6, 2), (-1, 2), (1, 1)])
+def test_joblib_workers_are_capped_at_the_cores_and_the_jobs(tmp_path, monkeypatch, n_jobs, workers):
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    sweeper = _sweeper(tmp_path, monkeypatch, lambda job: {"job": job, "run_dir": tmp_path, "seconds": 1.0,
+                                                           "complete": job == ["a=1"]}, n_jobs)
+    sweeper.sweep([])
+    assert sweeper.launcher.joblib["n_jobs"] == workers  # 2 jobs to run on 4 cores
+
+
+@pytest.mark.parametrize("n_jobs", [0, -5, "many"])
+def test_joblib_n_jobs_giving_no_worker_is_refused(tmp_path, monkeypatch, capsys, n_jobs):
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    sweeper = _sweeper(tmp_path, monkeypatch, lambda job: {"job": job, "run_dir": tmp_path, "seconds": 1.0,
+                                                           "complete": False}, n_jobs)
+    with pytest.raises(SystemExit) as exit_:
+        sweeper.sweep([])
+    assert exit_.value.code == 2 and f"hydra.launcher.n_jobs={n_jobs!r} is invalid" in capsys.readouterr().err

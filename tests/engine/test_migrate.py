@@ -197,3 +197,52 @@ def test_a_frame_over_the_threshold_recorded_plain_is_stored_gzipped_with_the_sa
         {p: b for p, b in snapshot(tmp_path).items() if p.name != "points.csv.gz"}
     after = snapshot(tmp_path)
     assert migrate.plan(tmp_path) == [] and migrate.main([str(tmp_path)]) == 0 and snapshot(tmp_path) == after
+
+
+@pytest.mark.parametrize(("text", "says"), [("", "config.yaml is empty, not the mapping"),
+                                            ("- a\n- b\n", "config.yaml is a YAML list"),
+                                            ("a: [1\n", "config.yaml is not YAML")])
+def test_an_empty_list_or_unreadable_config_is_refused_and_nothing_changes(tmp_path, capsys, text, says):
+    """Hashing nothing would re-id the run to the hash of nothing and orphan its trials (issue 48)."""
+    run = write_run(tmp_path, "0123456789ab", named_config())
+    (run / "config.yaml").write_text(text)
+    before = snapshot(tmp_path)
+    assert migrate.main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"migrate: error: {run / 'config.yaml'}") and says in err and "\n" not in err.rstrip()
+    assert snapshot(tmp_path) == before
+
+
+def test_a_config_edited_after_its_trials_ran_is_refused_naming_the_value(tmp_path, capsys):
+    """sigma 2 -> 7.5 by hand: re-iding would file the sigma = 2 trials under sigma = 7.5's id (issue 48)."""
+    cfg = {**named_config(), "kernel": {"name": "gaussian", "sigma": 2.0}}
+    run = write_run(tmp_path, config.run_id(cfg), cfg)
+    (run / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create({**cfg, "kernel": {"name": "gaussian",
+                                                                                           "sigma": 7.5}})))
+    before = snapshot(tmp_path)
+    assert migrate.main([str(tmp_path)]) == 2
+    assert "kernel.sigma=7.5 in config.yaml, 2.0 in its trials: the config was edited" in capsys.readouterr().err
+    assert snapshot(tmp_path) == before
+
+
+def test_rows_of_another_run_or_a_trial_twice_are_refused_before_any_change(tmp_path, capsys):
+    run = write_run(tmp_path, "0123456789ab", named_config())
+    lines = (run / "trials.csv").read_text().splitlines()
+    (run / "trials.csv").write_text("\n".join([*lines, lines[1]]) + "\n")
+    before = snapshot(tmp_path)
+    assert migrate.main([str(tmp_path)]) == 2
+    assert "trial(s) [0] recorded more than once (lines 2, 4)" in capsys.readouterr().err
+    assert snapshot(tmp_path) == before
+
+
+def test_a_migration_cut_between_its_files_is_finished_by_the_next(tmp_path):
+    """Killed after rewriting trials.csv, before the config (written last): the rows carry the new id and
+    agree with the migrated config, so the next migration finishes, not refuses as an edited config."""
+    clean, cut = tmp_path / "clean", tmp_path / "cut"
+    write_run(clean, "0123456789ab", named_config())
+    migrate.apply(migrate.plan(clean))
+    old = write_run(cut, "0123456789ab", named_config())
+    (migration,) = migrate.plan(cut)
+    (old / "trials.csv").write_text(migration.files["trials.csv"])
+    migrate.apply(migrate.plan(cut))
+    assert snapshot(cut) == snapshot(clean) and migration.new.is_dir() and not migrate.plan(cut)

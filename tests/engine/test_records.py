@@ -1,15 +1,20 @@
+import errno
 import gzip
+import logging
 import multiprocessing
 import os
 import re
 import signal
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 
-from rfbench.engine import frames, records
+from rfbench.engine import atomic, config, frames, records
 
 
 def test_summarize_matches_pandas_mean_and_sample_std():
@@ -83,7 +88,7 @@ def test_a_file_cut_inside_its_header_holds_no_trials(tmp_path):
 
 
 def test_run_dir_without_trials_is_removed_unless_in_use(tmp_path):
-    run = tmp_path / "runs" / "abc"
+    run = tmp_path / "runs" / config.run_id({"x": 1})  # the folder its config hashes to
     run.mkdir(parents=True)
     (run / "config.yaml").write_text("x: 1\n")
     with records.claim(run, 0):  # another process computing trial 0
@@ -260,3 +265,164 @@ def test_a_repair_stopped_before_rewriting_the_frame_is_finished_by_the_next_res
     assert records.recorded(run / "trials.csv") == {0, 1}
     whole = pd.concat([large_frame(t, 10) for t in (0, 1)], ignore_index=True)
     pd.testing.assert_frame_equal(records.read_trials(path), whole, check_exact=True)
+
+
+# A run folder proves its identity (issue 48, point 1).
+
+RUN_CONFIG = {"kernel": {"name": "gaussian", "sigma": 2.0}, "experiment": {"name": "exp", "seed": 0}}
+
+
+def write_run(root: Path, cfg=RUN_CONFIG, accuracies=(0.75, 0.5)) -> Path:
+    """A run folder as the runner leaves it: config.yaml, then one trials.csv row per trial."""
+    run = root / "exp" / "runs" / config.run_id(cfg)
+    run.mkdir(parents=True)
+    (run / "config.yaml").write_text(yaml.safe_dump(cfg))
+    for t, accuracy in enumerate(accuracies):
+        records.record_trial(run / "trials.csv", {**config.flatten(cfg), "run_id": run.name, "trial": t,
+                                                  "test_accuracy": accuracy})
+    return run
+
+
+def test_a_run_folder_whose_config_was_edited_is_refused_naming_both_ids_and_the_repair(tmp_path):
+    run = write_run(tmp_path)
+    edited = {**RUN_CONFIG, "kernel": {"name": "gaussian", "sigma": 7.5}}
+    (run / "config.yaml").write_text(yaml.safe_dump(edited))
+    with pytest.raises(records.RecordError, match=rf"hashes to run id {config.run_id(edited)}, not {run.name}.*"
+                                                  r"git checkout .*python -m rfbench.engine.migrate"):
+        records.recorded(run / "trials.csv")
+    with pytest.raises(records.RecordError, match=config.run_id(edited)):
+        records.collect(tmp_path)
+
+
+def test_rows_of_another_run_are_refused_naming_their_lines_and_ids(tmp_path):
+    run = write_run(tmp_path)
+    text = (run / "trials.csv").read_text().splitlines()
+    (run / "trials.csv").write_text("\n".join([*text[:2], text[2].replace(run.name, "0123456789ab")]) + "\n")
+    with pytest.raises(records.RecordError, match=rf"line\(s\) 3 carry run id\(s\) \['0123456789ab'\], not {run.name}"):
+        records.read_trials(run / "trials.csv")
+
+
+@pytest.mark.parametrize(("value", "says"), [(None, "identical copies: rerun the run's command"),
+                                             ("0.25", "with different values: remove the wrong row")])
+def test_a_trial_recorded_twice_is_refused_by_every_reader_naming_its_lines(tmp_path, value, says):
+    run = write_run(tmp_path)
+    lines = (run / "trials.csv").read_text().splitlines()
+    copy = lines[1] if value is None else lines[1].replace(",0.75", f",{value}")
+    (run / "trials.csv").write_text("\n".join([*lines, copy]) + "\n")
+    for read in (records.read_trials, records.recorded, lambda path: records.collect(tmp_path)):
+        with pytest.raises(records.RecordError, match=rf"trial\(s\) \[0\] recorded more than once \(lines 2, 4\), "
+                                                      f"{says}"):
+            read(run / "trials.csv")
+
+
+def test_the_resume_drops_exact_copies_saying_so_and_keeps_conflicting_rows_for_the_readers(tmp_path, caplog):
+    run = write_run(tmp_path)
+    lines = (run / "trials.csv").read_text().splitlines()
+    (run / "trials.csv").write_text("\n".join([*lines, lines[1], lines[2]]) + "\n")
+    with caplog.at_level(logging.WARNING, "rfbench"):
+        records.repair_run(run)
+    assert "dropped line(s) 4, 5, exact copies of earlier rows of trial(s) [0, 1]" in caplog.text
+    assert (run / "trials.csv").read_text().splitlines() == lines
+    (run / "trials.csv").write_text("\n".join([*lines, lines[1].replace(",0.75", ",0.25")]) + "\n")
+    records.repair_run(run)
+    with pytest.raises(records.RecordError, match="with different values"):
+        records.recorded(run / "trials.csv")
+
+
+@pytest.mark.parametrize(("text", "says"), [("", "is empty, not the mapping"), ("[1, 2]\n", "is a YAML list"),
+                                            ("a: [1\n", "is not YAML")])
+def test_a_config_that_is_no_mapping_is_refused(tmp_path, text, says):
+    run = write_run(tmp_path)
+    (run / "config.yaml").write_text(text)
+    with pytest.raises(records.RecordError, match=says):
+        records.read_trials(run / "trials.csv")
+
+
+def test_the_config_is_checked_against_the_rows_it_says_it_ran(tmp_path):
+    run = write_run(tmp_path)
+    trials = records.read_trials(run / "trials.csv")
+    assert records.disagreement(RUN_CONFIG, trials) is None
+    edited = {**RUN_CONFIG, "kernel": {"name": "gaussian", "sigma": 7.5}}
+    assert records.disagreement(edited, trials) == "kernel.sigma=7.5 in config.yaml, 2.0 in its trials"
+    assert records.disagreement({**RUN_CONFIG, "experiment": {"name": "x", "seed": 0}}, trials) is None
+
+
+# Faults of the machine are one line (issue 48, point 2).
+
+def test_a_fifo_or_a_folder_where_a_record_belongs_is_refused_without_blocking(tmp_path):
+    run = write_run(tmp_path)
+    (run / "trials.csv").unlink()
+    os.mkfifo(run / "trials.csv")  # opening it for reading would wait for a writer forever
+    with pytest.raises(records.RecordError, match="trials.csv is a FIFO, not a regular file"):
+        records.recorded(run / "trials.csv")
+    os.mkfifo(run / ".grid.csv.lock")
+    with pytest.raises(records.RecordError, match="is not a regular file"):
+        records.record_grid(run / "grid.csv", pd.DataFrame({"trial": [0]}))
+    (run / "grid.csv").mkdir()
+    with pytest.raises(records.RecordError, match="grid.csv is a folder, not a regular file"):
+        frames.read_text(run / "grid.csv")
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_bytes_that_are_not_utf8_are_refused_naming_the_file_and_offset(tmp_path, gzipped):
+    data = b"trial,x\n0,\xff\n"
+    path = tmp_path / ("grid.csv.gz" if gzipped else "grid.csv")
+    path.write_bytes(gzip.compress(data) if gzipped else data)
+    with pytest.raises(records.RecordError, match=r"grid.csv(.gz)? is not UTF-8 text \(byte 0xff at offset 10\)"):
+        records.read_trials(tmp_path / "grid.csv")
+
+
+@pytest.mark.parametrize(("code", "says"), [(errno.EROFS, "the file system is read-only"),
+                                            (errno.ENOSPC, "the file system is full"),
+                                            (errno.EACCES, "permission denied")])
+def test_a_refused_write_is_one_line_and_leaves_the_records_as_they_were(tmp_path, monkeypatch, code, says):
+    run = write_run(tmp_path)
+    before = (run / "trials.csv").read_bytes()
+
+    def refuse(*args, **kwargs):
+        raise OSError(code, os.strerror(code), str(run / "trials.csv"))
+
+    monkeypatch.setattr(atomic.os, "fsync", refuse)
+    with pytest.raises(records.MachineFault, match=rf"cannot use {run}/trials.csv: {says} .*rerun the same command "
+                                                   "to resume"), records.machine_faults():
+        records.record_trial(run / "trials.csv", {**config.flatten(RUN_CONFIG), "run_id": run.name, "trial": 2})
+    assert (run / "trials.csv").read_bytes() == before and not list(run.glob(".*.part"))
+
+
+def test_a_file_where_a_folder_belongs_is_named(tmp_path):
+    (tmp_path / "runs").write_text("")
+    with pytest.raises(records.MachineFault, match=rf"cannot use {tmp_path}/runs: a file stands where a folder "
+                                                   "belongs"), records.machine_faults():
+        (tmp_path / "runs" / "abc").mkdir(parents=True, exist_ok=True)
+
+
+# Waiting says who is holding (issue 48, point 5).
+
+def _hold_claim(run: Path, held) -> None:
+    with records.claim(run, 3):
+        held.set()
+        time.sleep(60)
+
+
+def test_a_waiting_run_names_the_holder_of_a_claim_and_sees_it_stopped(tmp_path, caplog, monkeypatch):
+    held = multiprocessing.get_context("fork").Event()
+    child = multiprocessing.get_context("fork").Process(target=_hold_claim, args=(tmp_path, held), daemon=True)
+    child.start()
+    try:
+        assert held.wait(30)
+        lock = tmp_path / ".claims" / "trial-3.lock"
+        running = rf"pid {child.pid} on host \S+ since \d\d:\d\d:\d\d UTC \(running: .*"
+        assert re.fullmatch(running, records.holder(lock))
+        os.kill(child.pid, signal.SIGSTOP)
+        time.sleep(0.2)
+        assert f"(stopped: suspended by Ctrl-Z or SIGSTOP; resume it with fg in its shell or kill -CONT {child.pid}" \
+            in records.holder(lock)
+        threading.Timer(1.5, os.kill, (child.pid, signal.SIGKILL)).start()  # the kernel frees a dead holder's lock
+        monkeypatch.setattr(records, "CLAIM_POLL_SECONDS", 0.1)
+        with caplog.at_level(logging.WARNING, "rfbench"), records.claim(tmp_path, 3) as mine:
+            assert mine
+        assert f"trial 3 of run {tmp_path.name} is claimed by pid {child.pid}" in caplog.text
+        assert "(stopped: " in caplog.text
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.join()

@@ -1,4 +1,6 @@
 """The trial runner: failures and progress (on real, mirrored spambase)."""
+import errno
+import os
 import re
 
 import pytest
@@ -57,14 +59,33 @@ def test_the_model_selection_reports_its_fits(tmp_path, monkeypatch, caplog):
     assert [done for done, _ in fits] == sorted({done for done, _ in fits})  # rising
 
 
-def test_features_too_wide_for_the_newton_solver_are_a_config_error(tmp_path, monkeypatch):
-    """Known only once the features exist; still `rfbench: error:` (ConfigError), not a traceback."""
+def test_features_too_wide_for_the_dense_newton_path_take_the_iterative_one_and_say_so(tmp_path, monkeypatch):
+    """Known only once the features exist: each trial's row records the path (``model_path``)."""
     from rfbench.model import liblinear as classifier
     monkeypatch.setattr(classifier, "MAX_NEWTON_FEATURES", 100)  # rff at M = 2d: 228 columns
     cfg = compose_cfg(tmp_path, "classifier=liblinear", "experiment.n_gram=0", "classifier.log2_C=[0]")
-    with pytest.raises(config.ConfigError, match=r"classifier.solver='newton' forms .* p=228 .* use a LibLinear"):
-        runner.run(cfg)
-    assert list(tmp_path.iterdir()) == []
+    trials = runner.run(cfg)
+    (path,) = set(trials["model_path"])
+    assert path.startswith("newton iterative: LibLinear -s 2 -e 1e-06") and len(trials) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel, dataset", [(k, "letter") for k in (
+    "gaussian", "linear", "shift_gaussian", "sinh_gaussian", "cosh_gaussian", "laplacian", "gmm", "cosine_rbf")]
+    + [("gmm", "letter_li")])
+def test_every_kernels_natural_command_runs_with_the_default_model(tmp_path, monkeypatch, kernel, dataset):
+    """`rfbench kernel=<k> dataset=<d>` with the default model (classifier=liblinear, solver=newton), reduced:
+    2 trials, 2 folds, 2 values of C, 1,500 letter rows (letter_li's files: 8 GCWS samples); the dense
+    path's width capped at 1,024 so that the wide sparse codes take the iterative path, as at full size."""
+    from rfbench.model import liblinear as classifier
+    monkeypatch.setattr(classifier, "MAX_NEWTON_FEATURES", 1024)
+    small = (["dataset.split.n_train=1500", "dataset.split.n_test=500"] if dataset == "letter"
+             else ["feature_map.n_components=8"])
+    trials = runner.run(compose_cfg(tmp_path, f"kernel={kernel}", f"dataset={dataset}", "classifier=liblinear",
+                                    "classifier.cv=2", "classifier.log2_C=[0,5]", *small))
+    assert list(trials["trial"]) == [0, 1] and (trials["test_accuracy"] > 1 / 26).all()
+    wide = kernel in ("laplacian", "gmm") and dataset == "letter"
+    assert set(trials["model_path"].str.split(":").str[0]) == {"newton iterative" if wide else "newton dense"}
 
 
 def test_the_config_is_written_once_when_the_run_starts(tmp_path):
@@ -89,3 +110,26 @@ def test_without_a_model_time_transform_still_times_the_training_features(tmp_pa
     row = timed.iloc[0]
     assert row["n_features"] == 228 and row["time_transform"] > 0 and row["memory_fit"] >= 0
     assert 2760 * 228 * 4 / 2**20 <= row["memory_transform"] < 100
+
+
+@pytest.mark.parametrize(("code", "says"), [(errno.EROFS, "the file system is read-only"),
+                                            (errno.ENOSPC, "the file system is full")])
+def test_a_results_tree_that_refuses_writes_ends_the_run_in_one_line_records_intact(tmp_path, monkeypatch, code, says):
+    """Read-only (even with nothing to do: the resume takes its locks) or full: a MachineFault naming the path
+    and the fix, the recorded trial kept, nothing half-written (issue 48)."""
+    cfg = compose_cfg(tmp_path, "experiment.trials=1")
+    runner.run(cfg)
+    run = records.run_dir(cfg)
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+
+    real_open = os.open
+
+    def refuse(path, flags, *args, **kwargs):  # every opening for writing: the locks, a resume's first write
+        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(code, os.strerror(code), str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
+    with pytest.raises(records.MachineFault, match=rf"cannot use {run}/\S+: {says} .*rerun the same command to resume"):
+        runner.run(compose_cfg(tmp_path, "experiment.trials=2"))
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before

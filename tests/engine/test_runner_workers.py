@@ -7,7 +7,7 @@ import time
 import pandas as pd
 import pytest
 
-from rfbench.engine import runner
+from rfbench.engine import interrupt, runner
 from tests.engine.test_runner import compose_cfg
 
 
@@ -66,3 +66,27 @@ def test_workers_that_miss_their_sigterm_are_killed_after_the_grace():
     started = time.monotonic()
     runner._end([deaf], grace=0.5)
     assert deaf.exitcode == -signal.SIGKILL and time.monotonic() - started < 30
+
+
+def test_a_worker_killed_by_a_signal_ends_the_run_in_one_line_and_a_rerun_resumes(tmp_path, monkeypatch):
+    """As the OOM killer would: SIGKILL on the worker computing trial 2.  The run ends with WorkerKilled
+    (one line: the signal, the trials recorded, how to resume; exit 128 + 9), its records whole; the same
+    command then records every trial once (issue 48)."""
+    parent, real = os.getpid(), runner._trial
+
+    def killed_at_trial_2(cfg, data, kernel, t, *args):
+        if t == 2 and os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(cfg, data, kernel, t, *args)
+
+    monkeypatch.setattr(runner, "_trial", killed_at_trial_2)
+    cfg = compose_cfg(tmp_path, "experiment.trials=4", "experiment.blas_threads=2")
+    with pytest.raises(interrupt.WorkerKilled) as killed:
+        runner.run(cfg)
+    done, total = killed.value.trials
+    assert total == 4 and 1 <= done <= 3 and killed.value.signum == signal.SIGKILL
+    assert interrupt.message(killed.value) == (f"a trial worker was killed (signal 9; out of memory?) after {done} "
+                                               "of 4 trials; rerun the same command to resume")
+    monkeypatch.setattr(runner, "_trial", real)
+    trials = runner.run(cfg)
+    assert list(trials["trial"]) == [0, 1, 2, 3]

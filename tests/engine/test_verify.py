@@ -44,13 +44,13 @@ def _tutorial_run(tmp_path):
 
 
 def test_a_trials_table_naming_a_run_without_its_folder_is_a_clean_error(tmp_path, capsys):
-    """A trials.csv whose run_id was cut or edited names no folder: exit 2 naming it, no traceback."""
+    """A trials.csv whose run_id was cut or edited is not its folder's: exit 2 naming both, no traceback."""
     run = _tutorial_run(tmp_path)
     trials = pd.read_csv(run / "trials.csv", dtype={"run_id": str})
     trials.assign(run_id=trials["run_id"].str[:5]).to_csv(run / "trials.csv", index=False)
     with pytest.raises(SystemExit) as exit_:
         verify.main([str(tmp_path)])
-    assert exit_.value.code == 2 and f"names run '{run.name[:5]}', which has no folder" in capsys.readouterr().err
+    assert exit_.value.code == 2 and f"carry run id(s) ['{run.name[:5]}'], not {run.name}" in capsys.readouterr().err
 
 
 def test_out_into_a_missing_folder_is_refused_before_any_work(tmp_path, capsys):
@@ -66,3 +66,20 @@ def test_frames_are_equal_whatever_their_timings_but_not_their_results():
     assert verify._frames_equal(old, new, 1e-12) == (True, 0.0)
     assert not verify._frames_equal(old, new.assign(value=[1.0, 2.5]), 1e-12)[0]
     assert not verify._frames_equal(old, new.drop(columns="time"), 1e-12)[0]
+
+
+def test_verify_of_a_copied_tree_recomputes_inside_that_tree(tmp_path, monkeypatch):
+    """A job's reads are composed below the tree being verified, not ./results of the working folder (the
+    recorded results_dir), so verify writes only inside that tree and reads only its records (issue 48)."""
+    import shutil
+
+    _tutorial_run(tmp_path / "recorded")
+    shutil.copytree(tmp_path / "recorded", tmp_path / "copy")
+    (run,) = verify.pick_runs(tmp_path / "copy")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    seen, real = [], jobs.read_configs
+    monkeypatch.setattr(jobs, "read_configs", lambda cfg: seen.append(cfg["experiment"]["results_dir"]) or real(cfg))
+    assert all(row["equal"] for row in verify.compare(run, rtol=1e-12))
+    assert seen == [str(tmp_path / "copy")] and list(work.iterdir()) == []

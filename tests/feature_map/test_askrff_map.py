@@ -210,7 +210,7 @@ def test_transform_before_fit_and_wrong_width(X):
     with pytest.raises(NotFittedError, match="AsKRFF instance is not fitted yet"):
         AsKRFF().transform(X)
     fmap = make("shift_gaussian", n_components=4).fit(X)
-    with pytest.raises(ValueError, match="X has 2 features, but AsKRFF was fitted with 3"):
+    with pytest.raises(ValueError, match="X has 2 features, but AsKRFF is expecting 3 features as input"):
         fmap.transform(X[:, :2])
     with pytest.raises(ValueError, match="block_size must be a positive integer, got 0"):
         next(fmap.gram_blocks(X, block_size=0))

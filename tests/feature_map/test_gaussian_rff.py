@@ -122,7 +122,7 @@ def test_transform_before_fit_and_wrong_width():
     with pytest.raises(NotFittedError, match="GaussianRFF instance is not fitted yet"):
         GaussianRFF().transform(np.zeros((2, 3)))
     rff = GaussianRFF().fit(np.zeros((2, 3)))
-    with pytest.raises(ValueError, match="X has 4 features, but GaussianRFF was fitted with 3"):
+    with pytest.raises(ValueError, match="X has 4 features, but GaussianRFF is expecting 3 features as input"):
         rff.transform(np.zeros((2, 4)))
-    with pytest.raises(ValueError, match="X has 2 features, but GaussianRFF was fitted with 3"):
+    with pytest.raises(ValueError, match="X has 2 features, but GaussianRFF is expecting 3 features as input"):
         next(rff.gram_blocks(np.zeros((2, 3)), np.zeros((2, 2))))

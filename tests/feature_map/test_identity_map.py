@@ -24,7 +24,7 @@ def test_identity_features_and_linear_gram():
 def test_identity_errors():
     with pytest.raises(NotFittedError, match="IdentityMap instance is not fitted yet"):
         IdentityMap().transform(np.zeros((2, 3)))
-    with pytest.raises(ValueError, match="X has 2 features, but IdentityMap was fitted with 3"):
+    with pytest.raises(ValueError, match="X has 2 features, but IdentityMap is expecting 3 features as input"):
         IdentityMap().fit(np.zeros((2, 3))).transform(np.zeros((2, 2)))
     with pytest.raises(ValueError, match=r"dtype='float16' is not supported"):
         IdentityMap(dtype="float16").fit(np.zeros((2, 3)))

@@ -1,7 +1,7 @@
-"""scikit-learn's estimator checks over every feature map; the checks expected to fail say why.
+"""scikit-learn's estimator checks over every feature map, all of them expected to pass.
 
-Besides the listed failures, scikit-learn itself skips ``check_array_api_input`` unless
-SCIPY_ARRAY_API=1 is set; the maps are numpy-only and do not claim array-API support.
+scikit-learn itself skips ``check_array_api_input`` unless SCIPY_ARRAY_API=1 is set; the maps are
+numpy-only and do not claim array-API support.
 """
 from __future__ import annotations
 
@@ -22,15 +22,6 @@ from rfbench.feature_map import (
     StructuredOrthogonalRFF,
 )
 from tests.feature_map import toy_maps
-
-#: Checks each map fails on purpose, with the reason (xfail_strict: one that starts passing fails the suite).
-EXPECTED_FAILED_CHECKS = {
-    "check_n_features_in_after_fitting": (
-        "it matches scikit-learn's wording 'X has 1 features, but <name> is expecting 4 features as input'; "
-        "rfbench's maps, like its models, say 'X has 1 features, but <name> was fitted with 4' (same ValueError, "
-        "tested in each map's tests)"
-    ),
-}
 
 MAPS = [
     GaussianRFF(),
@@ -54,6 +45,6 @@ MAPS = [
 ]
 
 
-@parametrize_with_checks(MAPS, expected_failed_checks=lambda _: EXPECTED_FAILED_CHECKS, xfail_strict=True)
+@parametrize_with_checks(MAPS)
 def test_feature_map_passes_sklearn_checks(estimator, check):
     check(estimator)

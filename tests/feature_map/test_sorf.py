@@ -97,5 +97,6 @@ def test_bad_parameters_and_wrong_width():
     with pytest.raises(ValueError, match=r"dtype='float16' is not supported"):
         StructuredOrthogonalRFF(dtype="float16").fit(np.zeros((2, 3)))
     sorf = StructuredOrthogonalRFF().fit(np.zeros((2, 3)))
-    with pytest.raises(ValueError, match="X has 4 features, but StructuredOrthogonalRFF was fitted with 3"):
+    expected = "X has 4 features, but StructuredOrthogonalRFF is expecting 3 features as input"
+    with pytest.raises(ValueError, match=expected):
         sorf.transform(np.zeros((2, 4)))

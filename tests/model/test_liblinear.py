@@ -286,12 +286,12 @@ def test_progress_counts_every_fit_up_to_the_refit(solver, n_jobs):
     assert done == sorted(done) and done[-1] == 13
 
 
-def test_newton_refuses_a_design_wider_than_its_hessian_limit(monkeypatch):
+def test_newton_takes_the_iterative_path_for_a_design_wider_than_its_hessian_limit(monkeypatch):
     monkeypatch.setattr(rc, "MAX_NEWTON_FEATURES", 12)
     X, y = noisy_problem(d=12)
-    with pytest.raises(ValueError, match=r"p=13 columns with the bias, more than 12; use a LibLinear solver"):
-        LibLinearClassifier(solver="newton", bias=1.0).fit(X, y)
-    LibLinearClassifier(solver="newton", bias=-1.0, C_grid=(1.0,)).fit(X, y)
+    assert LibLinearClassifier(solver="newton", bias=1.0).fit(X, y).model_path_.startswith("newton iterative")
+    assert LibLinearClassifier(solver="newton", bias=-1.0, C_grid=(1.0,)).fit(X, y).model_path_.startswith(
+        "newton dense")
 
 
 @pytest.mark.parametrize("solver, n_classes", [(1, 2), (2, 4), ("newton", 2), ("newton", 4)])
@@ -349,15 +349,6 @@ def test_newton_on_rank_deficient_sparse_codes_equals_newton_on_their_dense_copy
     np.testing.assert_array_equal(sparse.predict(sp.csr_matrix(X)), dense.predict(X))
 
 
-def test_newton_refuses_sparse_features_too_wide_to_densify_naming_the_fix(monkeypatch):
-    monkeypatch.setattr(rc, "MAX_NEWTON_FEATURES", 12)
-    X, y = noisy_problem(n=60, d=13, seed=1, dtype=np.float64)
-    with pytest.raises(ValueError, match=r"solver='newton' densifies sparse features, and X has 13 columns, "
-                                         r"more than 12; use a LibLinear solver, e.g. solver=1"):
-        LibLinearClassifier(solver="newton").fit(sp.csr_matrix(X), y)
-    LibLinearClassifier(solver=1, C_grid=[1.0], cv=1).fit(sp.csr_matrix(X), y)  # the suggested fix works
-
-
 @pytest.mark.parametrize("solver", ["newton", 2])
 def test_test_grid_scores_every_C_on_the_test_set_and_keeps_the_best(solver):
     X, y = noisy_problem(n=300, seed=4)
@@ -382,3 +373,53 @@ def test_test_grid_needs_the_test_set():
         LibLinearClassifier(selection="test_grid").fit(X, y)
     with pytest.raises(ValueError, match=r"selection='best' is not valid; choose one of \('cv', 'test_grid'\)"):
         LibLinearClassifier(selection="best").fit(X, y)
+
+
+def one_hot_codes(n=400, grids=6, bins=12, n_classes=3, seed=0):
+    """Binning-like sparse codes: each row one bin in each of ``grids`` grids (value 1/sqrt(grids)),
+    labels from a noisy linear score of the bins, so C matters."""
+    rng = np.random.default_rng(seed)
+    cells = rng.integers(bins, size=(n, grids)) + bins * np.arange(grids)
+    X = sp.csr_matrix((np.full(n * grids, grids ** -0.5), cells.ravel(), np.arange(0, n * grids + 1, grids)),
+                      shape=(n, grids * bins))
+    scores = X @ rng.standard_normal((grids * bins, n_classes)) + 0.7 * rng.standard_normal((n, n_classes))
+    return X, np.argmax(scores, axis=1)
+
+
+def ovr_objective(model, X, y, C):
+    """sum over the one-vs-rest columns of ||w||^2 / 2 + C sum_i max(0, 1 - y_i w^T x_i)^2 (no bias here)."""
+    W, signs = model.coef_, np.where(y[:, None] == model.classes_, 1.0, -1.0)
+    return float(0.5 * np.sum(W * W) + C * np.sum(np.maximum(0.0, 1.0 - signs * (X @ W)) ** 2))
+
+
+@pytest.mark.parametrize("selection", ["cv", "test_grid"])
+def test_the_iterative_path_reaches_the_dense_optimum(monkeypatch, selection):
+    """The same problem on both paths of solver='newton': the same CV scores and C, objectives equal
+    to 1e-7 (the iterative path stops at LibLinear -s 2's ||g|| <= 1e-6 min(n+, n-)/n ||g(0)||, the
+    dense one at 1e-8 ||g(0)||) and the same predictions."""
+    X, y = one_hot_codes()
+    Xt, yt = one_hot_codes(seed=1)
+    params = dict(solver="newton", bias=-1.0, cv=3, random_state=0, C_grid=2.0 ** np.arange(-3, 6), selection=selection)
+    fit_args = (Xt, yt) if selection == "test_grid" else ()
+    dense = LibLinearClassifier(**params).fit(X, y, *fit_args)
+    monkeypatch.setattr(rc, "MAX_NEWTON_FEATURES", 10)  # the dense path no longer fits
+    monkeypatch.setattr(sp.csr_matrix, "toarray", lambda self: pytest.fail("the iterative path densified"))
+    iterative = LibLinearClassifier(**params).fit(X, y, *fit_args)
+    assert dense.model_path_.startswith("newton dense") and iterative.model_path_.startswith(
+        "newton iterative: LibLinear -s 2 -e 1e-06")
+    np.testing.assert_array_equal(iterative.cv_scores_, dense.cv_scores_)
+    np.testing.assert_array_equal(iterative.grid_scores_["test_score"], dense.grid_scores_["test_score"])
+    assert iterative.C_ == dense.C_
+    f_dense, f_iterative = ovr_objective(dense, X, y, dense.C_), ovr_objective(iterative, X, y, dense.C_)
+    assert f_dense <= f_iterative <= f_dense * (1 + 1e-7)
+    np.testing.assert_array_equal(iterative.predict(Xt), dense.predict(Xt))
+
+
+def test_wide_sparse_features_take_the_iterative_path_without_densifying(monkeypatch):
+    """9,000 sparse columns: beyond the dense path's Hessian (8,192), a second for the iterative one."""
+    X, y = one_hot_codes(n=600, grids=3, bins=3000)
+    monkeypatch.setattr(sp.csr_matrix, "toarray", lambda self: pytest.fail("densified"))
+    model = LibLinearClassifier(solver="newton", bias=-1.0, cv=2, C_grid=[1.0, 4.0], random_state=0).fit(X, y)
+    assert model.model_path_.startswith("newton iterative") and model.fit_record() == {"model_path": model.model_path_}
+    needs = model.memory_needs(600, 9000, 3, sparse=True)
+    assert list(needs) == ["LibLinear -s 2's feature nodes"]  # not a dense design and 9,000 x 9,000 Hessians

@@ -51,8 +51,9 @@ def test_what_the_issue_asked_for_holds_in_the_committed_records():
     li = _cells("li").set_index("cell")
     other = li.loc[li.index.str.startswith(("Splice", "CTG"))]  # another dataset: not comparable unless it agrees
     assert set(other["verdict"]) <= {"not comparable", "agrees"} and other["reason"].str.len().gt(0).all()
-    assert li.loc["Letter linear", "verdict"] == "not comparable"
-    assert li.loc["Musk linear", "verdict"] != "not comparable"  # two classes: the scheme does not matter
+    # the linear column runs the paper's one-vs-rest LibLinear (make li-linear-ovr): compared like for like
+    linear = li.loc[li.index.str.endswith(" linear") & ~li.index.str.startswith(("Splice", "CTG", "Car"))]
+    assert not linear["verdict"].eq("not comparable").any() and len(linear) >= 10
 
 
 #: A compared cell of a paper's layout in Markdown ends with its verdict: ``ours (published) [difference] verdict``.

@@ -106,17 +106,18 @@ def test_agrees_is_decided_before_not_comparable():
 
 
 def _table() -> pd.DataFrame:
-    """A comparison table as compare.compare writes it: four cells of askrff's published file, one not run."""
+    """A comparison table as compare.compare writes it: four cells of askrff's published file (its values: a
+    table that disagrees with the file is refused as stale), one not run."""
     pub = pd.DataFrame({"paper": "askrff", "source": "Table 1",
-                        "dataset": ["spambase", "spambase", "letter", "cod_rna"],
+                        "dataset": ["spambase", "ijcnn1", "letter", "cod_rna"],
                         "method": "linear", "approximation": "Linear", "metric": "test accuracy",
-                        "value": [90.261, 80.0, 72.541, 91.618], "sd": [np.nan, np.nan, 0.029, 0.002], "unit": "%",
+                        "value": [90.261, 91.011, 72.541, 91.618], "sd": [0.120, 0.048, 0.029, 0.002], "unit": "%",
                         "note": ""})
     ours = pd.DataFrame({"dataset": ["spambase", "letter", "cod_rna"], "method": "linear", "approximation": "Linear",
                          "metric": "test accuracy", "unit": "%", "mean": [90.27, 68.64, 89.59], "sd": [0.1, 0.1, 0.1],
                          "n": [10, 10, 10]})
     table = compare.compare(pub.iloc[[0, 2, 3]], ours)
-    extra = compare.compare(pub.iloc[[1]].assign(dataset="ijcnn1"), ours.iloc[:0])
+    extra = compare.compare(pub.iloc[[1]], ours.iloc[:0])
     return pd.concat([table, extra], ignore_index=True)
 
 
@@ -130,8 +131,9 @@ def _rules() -> Rules:
 def test_cells_get_their_category_reason_and_cause():
     records = verdicts.cell_records(_table(), "askrff", _rules()).set_index("cell")
     spam = records.loc["spambase linear"]
-    # published 90.261 without sd: half a unit of its last digit as uniform (0.0005 / sqrt(3)); ours 0.1 / sqrt(10)
-    assert spam["u_published"] == pytest.approx(0.0005 / np.sqrt(3))
+    # published 90.261 ± 0.120 over Table 1's 10 trials, with half a unit of its last digit as uniform;
+    # ours 0.1 / sqrt(10)
+    assert spam["u_published"] == pytest.approx(np.hypot(0.120 / np.sqrt(10), 0.0005 / np.sqrt(3)))
     assert spam["u_ours"] == pytest.approx(0.1 / np.sqrt(10))
     # published 72.541 ± 0.029 over Table 1's 10 trials (askrff's published.csv cites them)
     assert records.loc["letter linear", "u_published"] == pytest.approx(np.hypot(0.029 / np.sqrt(10),

@@ -9,7 +9,9 @@ are Figure 3's M = 2d points, the same runs.  Figure 1 (total-mass estimation on
 Gaussian data) reads the records of its job (:mod:`rfbench.papers.askrff.masses`).  ``equal_width`` is not the paper's:
 it sets Table 1's AsK-RFF cells against RBF at the same number of feature columns.
 
-    python -m rfbench.papers.askrff.report {fig1,fig2,fig3,table1,equal_width} [--results results]
+    python -m rfbench.papers.askrff.report {fig1,fig2,fig3,table1,equal_width,liblinear,split_seeds} [--results results]
+
+``liblinear`` and ``split_seeds`` are protocol studies (:mod:`rfbench.papers.askrff.studies`).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import pandas as pd
 
 from rfbench.engine import blas_pin, jobs, records
 from rfbench.papers.askrff import figures as askrff_figures
+from rfbench.papers.askrff import studies
 from rfbench.papers.askrff import verdicts as askrff_verdicts
 from rfbench.report import plotting, published, render, verdicts
 from rfbench.report.compare import FAILS, HOLDS, NOT_RUN, ClaimCheck, all_of, check_claims, compare, summarize
@@ -61,28 +64,29 @@ PROTOCOL = [
     ("Eq. (12)'s residual uses +2 xi_3 phi psi^T",
      "the sign consistent with eq. (7) and (8); the paper prints -2 xi_3"),
     ("One random train/test partition (dataset.split.seed=0) for all 10 trials of spambase and letter",
-     "the Linear row's tiny sds show the paper kept one partition; ours is not the paper's (what the partition "
-     "does to a column is not in the records)"),
+     "the Linear row's tiny sds show the paper kept one partition; ours is not the paper's, and the partition "
+     "moves a whole column by more than the per-trial sds (split_seeds/split_seeds.md)"),
     ("ijcnn1 is 22-d with LIBSVM's 49,990 / 91,701 files, letter 16-d with 12,000 / 6,000 of the 20,000 rows",
      "Table 1's Dimension/#Train/#Test cells of the two columns are swapped; the accuracy cells fit the headings"),
     ("LibLinear's L2-loss SVC without intercept, solved to optimality (classifier.solver=newton)",
      "the paper names LibLinear and the C grid only; no intercept is LibLinear's default, and the optimum is what "
-     "LibLinear's -s 1 approximates"),
+     "LibLinear's -s 1 approximates; liblinear/liblinear.md has letter's and ijcnn1's Linear under the other "
+     "solvers and intercepts"),
     ("Table 1 compares methods at equal M, not at equal numbers of feature columns",
      "the paper's protocol, kept; at M = 2d Asy has 3-4x RBF's columns: equal_width/equal_width.md compares "
      "them at equal width"),
     # Where Table 1 differs from the paper, and what we found (results/askrff/README.md).
-    ("Table 1, spambase: every cell above the paper (table1/table1.csv)",
-     "unexplained: a split-seed probe outside the records pointed at the partition; no committed run shows it"),
-    ("Table 1, cod_rna: every cell below the paper, the deterministic Linear included (table1/table1.csv)",
+    ("Table 1, spambase: every cell above the paper",
+     "the partition (ours is dataset.split.seed=0): split_seeds/split_seeds.md has every cell over ten partitions"),
+    ("Table 1, cod_rna: every cell below the paper, the deterministic Linear included",
      "the test set, a third of the training file instead of cod-rna.t: a shift shared by every method"),
-    ("Table 1, ijcnn1: Asy above the paper, Sym and RBF nearer, Linear above (table1/table1.csv)",
-     "unexplained: Asy has 3-4x RBF's columns at M = 2d and our accuracy climbs with width "
-     "(equal_width/equal_width.md), which does not show why ours differ from the paper's; the paper gives no "
-     "feature counts. Linear: no LibLinear option we varied moves it to the paper's value"),
-    ("Table 1, letter: every kernel cell above the paper, Linear below (table1/table1.csv)",
-     "unexplained: the multi-class formulation, which the paper does not name, was probed outside the records "
-     "only; we keep LibLinear's one-vs-rest default"),
+    ("Table 1, ijcnn1: Asy above the paper, Sym and RBF within its spread, Linear above",
+     "Asy has 3-4x RBF's columns at M = 2d and ijcnn1's accuracy climbs steeply with width "
+     "(equal_width/equal_width.md), which shows an effect inside our runs, not why ours differs from the paper's; "
+     "Linear: liblinear/liblinear.md"),
+    ("Table 1, letter: every kernel cell above the paper, Linear below",
+     "not separated: the partition, or another multi-class scheme (liblinear/liblinear.md: letter's Linear under "
+     "LibLinear's solvers, Crammer-Singer included)"),
 ]
 
 
@@ -272,7 +276,7 @@ def table1(runs: Path, out: Path) -> pd.DataFrame:
     pub = pub[pub["source"] == "Table 1"]
     keys = published.key_columns(pub)
     table = _paper_order(compare(pub, summarize(trials, keys, "test_accuracy", metric="test accuracy", unit="%")))
-    table = verdicts.judged(table, PAPER, askrff_verdicts.rules(table))
+    table = verdicts.judged(table, PAPER, askrff_verdicts.rules(table, out.parent))
     records.write_csv(out / "table1.csv", table)
     render.difference_figure(table, out / "table1.png", ["dataset", "method", "approximation"],
                              "AsK-RFF Table 1: our test accuracy minus the paper's (M = 2d)")
@@ -539,16 +543,19 @@ def _claim_sections(out: Path, claims: pd.DataFrame) -> list[tuple[str, pd.DataF
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m rfbench.papers.askrff.report", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("target", choices=["fig1", "fig2", "fig3", "table1", "equal_width"])
+    parser.add_argument("target", choices=["fig1", "fig2", "fig3", "table1", "equal_width", "liblinear",
+                                           "split_seeds"])
     parser.add_argument("--results", type=Path, default=Path("results"),
                         help="results tree; the target writes <results>/askrff/<target> and reads its runs "
-                             "there (fig1, fig2) or in <results>/askrff/accuracy (fig3, table1, equal_width)")
+                             "there (fig1, fig2, liblinear, split_seeds) or in <results>/askrff/accuracy (fig3, "
+                             "table1, equal_width)")
     args = parser.parse_args(argv)
     out = args.results / PAPER / args.target
     accuracy = args.results / PAPER / ACCURACY_RUNS
     targets = {"fig1": partial(fig1, out, args.results),
                "fig2": partial(fig2, out), "fig3": partial(fig3, accuracy, out),
-               "table1": partial(table1, accuracy, out), "equal_width": partial(equal_width, accuracy, out)}
+               "table1": partial(table1, accuracy, out), "equal_width": partial(equal_width, accuracy, out),
+               "liblinear": partial(studies.liblinear, out, out), "split_seeds": partial(studies.split_seeds, out, out)}
     try:
         targets[args.target]()
     except (FileNotFoundError, ValueError) as err:

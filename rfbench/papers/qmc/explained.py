@@ -27,8 +27,8 @@ def spreads(folder: Path) -> Callable[[pd.Series], tuple[float, str, str] | None
         if row["dataset"] != "cpu" or key not in table.index:
             return None
         cell = table.loc[key]
-        return (float(cell["sd"]), f"measured spread, sd over {int(cell['n'])} variants (sigma x (1 -+ 0.001), "
-                f"Halton scrambles; make qmc-table2-spread)", f"qmc/{SPREAD}")
+        return (float(cell["sd"]), f"measured spread, sd over {int(cell['n'])} variants (sigma moved by its stated "
+                f"precision, Halton scrambles; make qmc-table2-spread)", f"qmc/{SPREAD}")
 
     return spread
 
@@ -45,14 +45,13 @@ def causes(folder: Path) -> Callable[[pd.Series], str | None]:
             cell = protocol.loc[key]
             alone = cell["arms_holding"] if isinstance(cell["arms_holding"], str) else "none"
             return (f"the partition x scaling study (make qmc-table1-protocol; record: qmc/{PROTOCOL}; runs "
-                    f"{cell['runs']}): this cell's means over its arms (+- 2 se) span {cell['low']:.4f}-"
-                    f"{cell['high']:.4f}, holding the paper's {cell['published']:g} (a single arm holding it: {alone})")
+                    f"{cell['runs']}): this cell's means over its arms (+- 2 se) span a range holding the paper's "
+                    f"value (a single arm holding it: {alone}; the range in the record)")
         if row["source"] == "Table 2" and key in crossings.index and bool(crossings.loc[key, "explained"]):
             cell = crossings.loc[key]
             return (f"the sigma sweep (make qmc-table2-sigma; record: qmc/{SIGMA}; runs {cell['runs']}): our "
-                    f"sequence reaches the paper's {cell['published']:g} at sigma = {cell['crossings']} x our CV's, "
-                    f"inside the band {cell['band_low']:.2f}-{cell['band_high']:.2f} where the paper's six Halton "
-                    "cells sit; the paper's cpu sigma is not printed")
+                    "sequence reaches the paper's value at a sigma inside the band where the paper's six Halton cells "
+                    "sit (the crossing and the band in the record); the paper's cpu sigma is not printed")
         return None
 
     return cause

@@ -11,8 +11,8 @@ partition being unknown); a gap is explained by the sweep only where the paper's
 the sweep's range moved to the cell (ours at seed 0 plus each partition's shift). One-run cells
 (Halton, the adaptive sequences of Table 3, Table 2's discrepancies) are deterministic given their
 inputs: the rule's relative tolerance, unless a measured spread is passed with its record: the
-spread study's (``table2_spread/spread.csv``: sd over ``sigma x (1 -+ 0.001)`` and three Halton
-scrambles) at the sizes it ran.
+spread study's (``table2_spread/spread.csv``: sd over sigma moved by its stated precision and
+three Halton scrambles) at the sizes it ran.
 
 Causes are issue 45's studies first, each a campaign target with its rule in results/qmc/README.md: a
 cpu cell of Table 1 is explained when its range over the partition x scaling arms holds the paper's

@@ -24,7 +24,10 @@ from rfbench.engine import jobs, records  # noqa: E402
 from rfbench.engine.atomic import write_atomic  # noqa: E402
 from rfbench.papers.tutorial.demo import exact_limit, quadrature_limit, stated_target  # noqa: E402
 from rfbench.report import plotting  # noqa: E402
+from rfbench.report.numbers import finite  # noqa: E402
 
+#: What restores a damaged record of the tutorial's job.
+RERUN = "restore the file from git, or delete the tutorial's run folder and rerun `make tutorial`"
 #: The K shown in the Markdown table.
 TABLE_K = (1, 10, 50, 100, 1000)
 
@@ -33,7 +36,8 @@ def render(results: Path) -> Path:
     """Write ``tutorial.{png,csv,md}`` under ``<results>/tutorial`` from the tutorial job's records."""
     out = results / "tutorial"
     run = jobs.run_of(["job=tutorial"], results)
-    table, curves = jobs.read(run, "errors").drop(columns="trial"), jobs.read(run, "curves")
+    errors, curves = jobs.read(run, "errors"), jobs.read(run, "curves")
+    table = finite(errors, list(errors.columns), f"{run}, frame errors", RERUN).drop(columns="trial")
     trial = records.read_trials(run / "trials.csv").iloc[0]
     setup = {k: trial[f"job.{k}"] for k in ("x", "y", "reps", "k_max")}
     setup["seed"] = f"experiment.seed {trial['seed']}"
@@ -129,10 +133,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--results", type=Path, default=Path("results"),
                         help="results tree; writes <results>/tutorial/tutorial.{png,csv,md}")
     args = parser.parse_args(argv)
+    if not args.results.is_dir():  # checked first: a name Hydra reads as a number (nan, 1e3) must not reach it
+        parser.exit(2, f"{parser.prog}: error: --results {args.results} is not a directory; pass the results tree "
+                       "(default: results)\n")
     try:
         out = render(args.results)
     except FileNotFoundError as err:
         parser.exit(2, f"{parser.prog}: error: {err}; run `make tutorial` first\n")
+    except records.RecordError as err:
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
     print(f"wrote {out}/tutorial.{{png,csv,md}}")
 
 

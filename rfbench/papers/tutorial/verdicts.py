@@ -9,8 +9,10 @@ import pandas as pd
 from rfbench.engine import jobs
 from rfbench.engine import records as run_records
 from rfbench.papers.tutorial.demo import exact_limit, stated_target
+from rfbench.papers.tutorial.report import RERUN
 from rfbench.report import verdicts
 from rfbench.report.compare import FAILS, HOLDS, NOT_RUN, ClaimCheck
+from rfbench.report.numbers import finite
 
 PAPER = "tutorial"
 
@@ -24,7 +26,8 @@ def tutorial_claims(folder: Path) -> pd.DataFrame:
     """
     if not (folder / "tutorial.csv").exists():
         return pd.DataFrame(columns=sorted(verdicts.CLAIMS))
-    table = pd.read_csv(folder / "tutorial.csv").set_index("K")
+    table = pd.read_csv(folder / "tutorial.csv")
+    table = finite(table, list(table.columns), str(folder / "tutorial.csv"), RERUN).set_index("K")
     setup = run_records.read_trials(jobs.run_of(["job=tutorial"], folder.parent) / "trials.csv").iloc[0]
     D = setup["job.x"] - setup["job.y"]
     stated, limit = float(stated_target(D)), float(exact_limit(D))

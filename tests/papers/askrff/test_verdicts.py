@@ -1,4 +1,6 @@
 """AsK-RFF's verdict rules: cod_rna's other test set, and the measurements that explain Table 1's gaps."""
+from pathlib import Path
+
 import pandas as pd
 
 from rfbench.papers.askrff import verdicts
@@ -12,7 +14,7 @@ def _row(dataset: str, method: str, approximation: str, mean: float, published: 
 
 def test_cod_rna_is_not_comparable_and_its_shift_is_measured_by_the_deterministic_linear_cell():
     table = pd.DataFrame([_row("cod_rna", "linear", "Linear", 89.59, 91.62)])
-    rules = verdicts.rules(table)
+    rules = verdicts.rules(table, Path("nowhere"))
     cell = _row("cod_rna", "gaussian", "RBF", 94.4, 95.8)
     assert "cod-rna.t" in rules.not_comparable(cell)
     assert rules.cause(cell) == EXPLAINED + ("the test set: a shift shared by every method, the deterministic Linear "
@@ -21,11 +23,40 @@ def test_cod_rna_is_not_comparable_and_its_shift_is_measured_by_the_deterministi
     assert verdicts.rules(table.iloc[:0]).cause(cell) == UNEXPLAINED
 
 
-def test_a_cause_only_probed_or_shown_among_our_runs_is_unexplained():
-    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]))
-    assert rules.cause(_row("spambase", "gaussian", "RBF", 93.2, 92.5)) == UNEXPLAINED  # split seeds: a probe
-    assert rules.cause(_row("ijcnn1", "sinh_gaussian", "Asy", 95.4, 93.7)) == UNEXPLAINED  # equal width: ours only
-    assert rules.cause(_row("ijcnn1", "linear", "Linear", 91.8, 91.0)) == UNEXPLAINED
-    assert rules.cause(_row("letter", "linear", "Linear", 68.6, 72.5)) == UNEXPLAINED  # multi-class: a probe
-    assert rules.cause(_row("letter", "gaussian", "RBF", 79.7, 77.5)) == UNEXPLAINED
+def test_without_the_studies_no_gap_but_cod_rnas_is_explained(tmp_path):
+    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
+    for cell in (_row("spambase", "gaussian", "RBF", 93.2, 92.5), _row("ijcnn1", "sinh_gaussian", "Asy", 95.4, 93.7),
+                 _row("ijcnn1", "linear", "Linear", 91.8, 91.0), _row("letter", "linear", "Linear", 68.6, 72.5),
+                 _row("letter", "gaussian", "RBF", 79.7, 77.5)):
+        assert rules.cause(cell) == UNEXPLAINED
     assert rules.not_comparable(_row("letter", "gaussian", "RBF", 79.7, 77.5)) is None
+
+
+def test_the_split_seed_study_explains_a_cell_whose_paper_value_is_within_2_sd_of_the_partition_means(tmp_path):
+    (tmp_path / "split_seeds").mkdir()
+    pd.DataFrame([
+        {"method": "gaussian", "approximation": "RBF", "partitions": 10, "mean": 92.4, "sd": 0.6, "min": 91.5,
+         "max": 93.3, "within 2 sd": True, "runs": "r1 r2"},
+        {"method": "linear", "approximation": "Linear", "partitions": 10, "mean": 90.3, "sd": 0.05, "min": 90.2,
+         "max": 90.4, "within 2 sd": False, "runs": "r3"}]).to_csv(tmp_path / "split_seeds" / "split_seeds.csv")
+    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
+    found = rules.cause(_row("spambase", "gaussian", "RBF", 93.2, 92.46))
+    assert found.startswith(EXPLAINED) and "make askrff-split-seeds" in found and "runs r1 r2" in found
+    assert "record: askrff/split_seeds/split_seeds.csv" in found
+    assert rules.cause(_row("spambase", "linear", "Linear", 90.65, 90.26)) == UNEXPLAINED
+    assert rules.cause(_row("spambase", "shift_gaussian", "Asy", 93.3, 92.7)) == UNEXPLAINED  # not in the study
+
+
+def test_a_liblinear_arm_the_text_allows_explains_a_linear_cell_when_it_closes_half_the_gap(tmp_path):
+    (tmp_path / "liblinear").mkdir()
+    pd.DataFrame([
+        {"dataset": "letter", "solver": "-s 4 Crammer-Singer", "bias": 1.0, "allowed": True, "accuracy": 71.5,
+         "difference": -1.0, "run_id": "cs"},
+        {"dataset": "letter", "solver": "-s 1", "bias": -1.0, "allowed": False, "accuracy": 72.5,
+         "difference": 0.0, "run_id": "fixed_c"},  # C = 1: not the paper's grid, never an explanation
+        {"dataset": "ijcnn1", "solver": "-s 2", "bias": 1.0, "allowed": True, "accuracy": 91.6,
+         "difference": 0.6, "run_id": "b"}]).to_csv(tmp_path / "liblinear" / "liblinear.csv", index=False)
+    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
+    found = rules.cause(_row("letter", "linear", "Linear", 68.5, 72.5))  # -1.0 against -4.0: closes 3/4
+    assert found.startswith(EXPLAINED) and "run cs" in found and "record: askrff/liblinear/runs/cs" in found
+    assert rules.cause(_row("ijcnn1", "linear", "Linear", 91.8, 91.0)) == UNEXPLAINED  # 0.6 of 0.8 left

@@ -4,7 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rfbench.papers.li.tables import C_GRID_REASON, SHORT_C_GRID_REASON, VARIANT_RUNS, tables
+from rfbench.papers.li.tables import C_GRID_REASON, LINEAR_RUNS, SHORT_C_GRID_REASON, VARIANTS, tables
+
+VARIANT_RUNS = VARIANTS["min-max, unit rows"][0]
+GIVEN_RUNS = VARIANTS["as given"][0]
 
 WIDE_C = "[-6, -4, -2, 0, 2, 4, 6, 8, 10, 12, 14, 16]"
 
@@ -24,7 +27,8 @@ def test_tables_compare_test_grid_cells_and_show_cv_beside(tmp_path):
     write_run(runs, "a", "spambase_li", "gmm", "test_grid", 0.9420)      # paper 94.17: agrees
     # paper 92.57: +1.43, within the threshold now that the paper's one run has its binomial term too
     write_run(runs, "b", "spambase_li", "cosine_rbf", "test_grid", 0.9400, gamma=0.1)
-    write_run(runs, "c", "spambase_li", "linear", "test_grid", 0.8000)   # paper 85.91: worse
+    write_run(runs, "c", "spambase_li", "linear", "test_grid", 0.9900)   # libsvm's: the other arm
+    write_run(tmp_path / LINEAR_RUNS, "o", "spambase_li", None, "test_grid", 0.8000)  # paper 85.91: worse
     write_run(runs, "d", "spambase_li", "gmm", "cv", 0.9311)
     table = tables(runs, tmp_path / "out").set_index(["dataset", "method"])
     assert table.loc[("SpamBase", "gmm"), "verdict"] == "agrees"
@@ -41,8 +45,18 @@ def test_tables_compare_test_grid_cells_and_show_cv_beside(tmp_path):
     assert "| Musk " in text and "dataset=musk_li: not run yet" in text
     assert "selected on test" in text
     assert "| holds     | GMM above RBF on 1 of 1 datasets (SpamBase)" in text  # 94.20 > 94.00
-    assert "No run below" in text and "`make li-tables-minmax`" in text  # no investigation run
+    assert "`make li-preprocessing`" in text  # no preprocessing arm run
     assert not (tmp_path / "out" / "scaling.csv").exists()
+    scheme = pd.read_csv(tmp_path / "out" / "linear_scheme.csv", keep_default_na=False)  # the linear study's arms
+    assert scheme.values.tolist() == [["SpamBase", 80.0, 99.0, "", "", 85.91, "o", "c", "", ""]]  # no other arm
+
+
+def test_without_one_vs_rest_runs_the_linear_column_is_not_run_yet(tmp_path):
+    runs = tmp_path / "runs_tree"
+    write_run(runs, "c", "vowel_li", "linear", "test_grid", 0.67)  # libsvm's one-vs-one is not the column
+    table = tables(runs, tmp_path / "out").set_index(["dataset", "method"])
+    assert np.isnan(table.loc[("Vowel", "linear"), "mean"])
+    assert "`make li-linear-ovr`" in (tmp_path / "out" / "tables.md").read_text()
 
 
 def test_each_c_grid_is_a_protocol_line_naming_its_cells(tmp_path):
@@ -72,22 +86,27 @@ def test_the_minmax_investigation_sits_beside_the_primary_cells_without_changing
     write_variant(variant, "d", "spambase_li", "gmm", 0.9400)                # paper 94.17
     write_variant(variant, "e", "spambase_li", "cosine_rbf", 0.9200, gamma=0.4)  # paper 92.57, gamma 0.2
     write_variant(variant, "f", "vowel_li", "gmm", 0.9697)                   # paper 96.97
+    write_variant(variant, "g", "vowel_li", "linear", 0.80)                  # linear: not the study's
+    write_variant(tmp_path / GIVEN_RUNS, "h", "spambase_li", "gmm", 0.9300, scale="none")
     table = tables(runs, tmp_path / "out").set_index(["dataset", "method"])
     assert table.loc[("SpamBase", "gmm"), "verdict"] == "ours worse"  # verdicts stay on unit rows
     side = pd.read_csv(tmp_path / "out" / "scaling.csv")
     assert side[["dataset", "method"]].values.tolist() == [["SpamBase", "gmm"], ["SpamBase", "rbf"], ["Vowel", "gmm"]]
+    np.testing.assert_allclose(side["as given"], [93.00, np.nan, np.nan])
     np.testing.assert_allclose(side["unit rows"], [90.00, 91.00, 85.98])
     np.testing.assert_allclose(side["min-max, unit rows"], [94.00, 92.00, 96.97])
     np.testing.assert_allclose(side["paper"], [94.17, 92.57, 96.97])
     np.testing.assert_allclose(side["change"], [4.00, 1.00, 10.99], atol=1e-9)
     np.testing.assert_allclose(side["min-max - paper"], [-0.17, -0.57, 0.0], atol=1e-9)
+    assert side[["run as given", "run unit rows", "run min-max, unit rows"]].fillna("").values.tolist() == [
+        ["h", "a", "d"], ["", "b", "e"], ["", "c", "f"]]
     text = (tmp_path / "out" / "tables.md").read_text()
     row = next(line for line in text.splitlines() if line.startswith("| SpamBase  | rbf"))
-    assert "| 91.00 " in row and "| 92.00 " in row and "| +1.00 " in row and "| 0.1; 0.4; 0.2 " in row
-    assert ("- gmm, min-max minus unit rows: SpamBase +4.00, Vowel +10.99. Mean |ours - paper|: 7.58 on unit rows, "
-            "0.09 with min-max first; within the tables' agreement threshold of the paper: 0 of 2 on unit rows, "
-            "2 with min-max first.") in text
-    assert "- linear" not in text  # no linear cell run in both
+    assert "| 91.00 " in row and "| 92.00 " in row and "| +1.00 " in row and "| 0.1; -; 0.4; 0.2 " in row
+    assert ("- gmm, mean distance to the paper: as given 1.17 over 1 cells, 1 within the threshold; unit rows 7.58 "
+            "over 2 cells, 0 within the threshold; min-max, unit rows 0.09 over 2 cells, 2 within the "
+            "threshold.") in text
+    assert "- rbf, mean distance to the paper: unit rows 1.57 over 1 cells" in text  # no as-given RBF run
 
 
 def test_an_investigation_run_of_another_scaling_is_refused(tmp_path):

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from rfbench.engine import records
+from rfbench.engine import config, records
 from rfbench.engine.atomic import write_atomic
 from rfbench.papers.qmc import protocol
 
@@ -62,10 +62,13 @@ def _fresh_settings():
 def record(run, frames, **trial):
     """Write ``frames`` as trial 0 of a job's run, as the engine does, and a config.yaml with the dataset
     node the trial's ``dataset.*`` values give (what readers take a run's dataset from)."""
-    run.mkdir(parents=True)
     dataset = {key.split(".", 1)[1]: value for key, value in trial.items() if key.startswith("dataset.")}
-    write_atomic(run / "config.yaml", OmegaConf.to_yaml(OmegaConf.from_dotlist(
-        [f"dataset.{key}={value}" for key, value in dataset.items()])))
+    cfg = OmegaConf.from_dotlist([f"dataset.{key}={value}" for key, value in dataset.items()])
+    if run.parent.name == "runs":  # a run folder is named by its config's run id (every reader checks it)
+        cfg.test_run = run.name  # the name the test gave: runs of one dataset stay apart
+        run = run.with_name(config.run_id(OmegaConf.to_container(cfg)))
+    run.mkdir(parents=True)
+    write_atomic(run / "config.yaml", OmegaConf.to_yaml(cfg))
     for key, frame in frames.items():
         records.write_csv(run / f"{key}.csv", frame.assign(trial=0))
     records.write_csv(run / "trials.csv", pd.DataFrame([{"run_id": run.name, "trial": 0, **trial}]))
