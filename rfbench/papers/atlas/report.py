@@ -203,7 +203,7 @@ def best_within(points: pd.DataFrame, metric: str, lower_is_better: bool) -> dic
 
 
 def standing(points: pd.DataFrame, metric: str, lower_is_better: bool, name: str) -> str:
-    """Where map ``name`` stands among ``points`` by ``metric``: '2 of 10 (0.012 ± 0.001)', its best point's."""
+    """Where map ``name`` stands among ``points`` by ``metric``: ``'2 of 10 (0.012 ± 0.001)'``, its best point's."""
     best_per_map = _best_per_map(points, metric, lower_is_better)
     rank = best_per_map.index[best_per_map["map"] == name]
     if not len(rank):
