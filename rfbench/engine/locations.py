@@ -19,8 +19,13 @@ CHECKOUT = _PACKAGE.parent if (_PACKAGE.parent / "configs" / "config.yaml").is_f
 CONFIG_DIR = str(CHECKOUT / "configs" if CHECKOUT else _PACKAGE / "configs")
 
 
+def user_cache_dir() -> Path:
+    """The user's cache folder for rfbench: ``$XDG_CACHE_HOME/rfbench`` (``~/.cache/rfbench``)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rfbench"
+
+
 def default_cache_dir() -> Path:
     """The data cache when ``RFBENCH_CACHE`` is unset: ``<checkout>/datasets``, else the user's cache folder."""
     if CHECKOUT is not None:
         return CHECKOUT / "datasets"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rfbench"
+    return user_cache_dir()
