@@ -11,8 +11,10 @@ if "MPLCONFIGDIR" not in _os.environ:
         _os.path.join(_os.environ.get("RFBENCH_CACHE") or _default_cache_dir(), "matplotlib"))
 
 # numba caches compiled kernels (cache=True) beside their source unless told otherwise, which would
-# write into the checkout or site-packages; it reads NUMBA_CACHE_DIR once, at its import.
+# write into the checkout or site-packages; it reads NUMBA_CACHE_DIR once, at its import. Its cache
+# goes where rfbench's is put (RFBENCH_CACHE), else to the user's cache folder, never the checkout.
 if "NUMBA_CACHE_DIR" not in _os.environ:
     from rfbench.engine.locations import user_cache_dir as _user_cache_dir
 
-    _os.environ["NUMBA_CACHE_DIR"] = str(_user_cache_dir() / "numba")
+    _os.environ["NUMBA_CACHE_DIR"] = _os.path.join(_os.environ.get("RFBENCH_CACHE") or _user_cache_dir(),
+                                                   "numba")

@@ -159,16 +159,6 @@ def test_a_single_run_leaves_only_its_run_folder(rff_run):
     assert [p.relative_to(tmp).as_posix() for p in tmp.glob("*/*")] == ["default/runs"]
 
 
-def test_lis_natural_gcws_command_is_refused_up_front_with_its_cost_and_the_cheaper_options(tmp_path):
-    """Issue 37's trap (12 min 33 s, 2.2 GB): refused once the data are loaded, before any run folder
-    or feature is made, from the width GCWS states (2^b k = 4096 columns)."""
-    proc = rfbench(tmp_path, "kernel=gmm", "dataset=letter_li", "feature_map.b=5", "experiment.trials=1")
-    assert proc.returncode == 2, proc.stderr
-    assert "15000 rows x 4096 columns (sparse, densified" in proc.stderr and "CPU-hours" in proc.stderr
-    assert "choose solver=1 (LibLinear -s 1" in proc.stderr and "removed" not in proc.stderr
-    assert not list(tmp_path.iterdir())
-
-
 def test_a_map_refusing_a_row_of_the_gram_sample_is_one_error_line(tmp_path):
     """Spambase has an all-zero row, which GCWS cannot sample: met first in the Gram error's sample."""
     proc = rfbench(tmp_path, "kernel=gmm", "feature_map=gcws", "classifier=none", "experiment.n_gram=2760")

@@ -16,7 +16,7 @@ def _indexes_in_checkout() -> set[Path]:
 
 def test_numba_caches_its_kernels_in_the_user_cache_not_the_checkout(tmp_path):
     before = _indexes_in_checkout()
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "RFBENCH_CACHE")}
     env["XDG_CACHE_HOME"] = str(tmp_path)
     out = subprocess.run([sys.executable, "-c", COMPILE], env=env, cwd=ROOT, capture_output=True, text=True,
                          check=True)
@@ -30,3 +30,11 @@ def test_a_numba_cache_dir_the_user_set_is_kept(tmp_path):
     out = subprocess.run([sys.executable, "-c", "import rfbench, numba; print(numba.config.CACHE_DIR)"], env=env,
                          cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == str(tmp_path / "mine")
+
+
+def test_numba_follows_rfbench_cache_when_it_is_moved(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["RFBENCH_CACHE"] = str(tmp_path / "cache")
+    out = subprocess.run([sys.executable, "-c", "import rfbench, numba; print(numba.config.CACHE_DIR)"], env=env,
+                         cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == str(tmp_path / "cache" / "numba")
