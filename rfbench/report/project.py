@@ -19,7 +19,6 @@ yet run.
 """
 from __future__ import annotations
 
-import argparse
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +32,7 @@ import pandas as pd  # noqa: E402
 
 from rfbench.engine import campaign, records  # noqa: E402
 from rfbench.engine.atomic import write_atomic  # noqa: E402
-from rfbench.report import plotting, runs, summary, verdicts  # noqa: E402
+from rfbench.report import command, plotting, runs, summary, verdicts  # noqa: E402
 from rfbench.report.published import PublishedError  # noqa: E402
 from rfbench.report.verdicts import (  # noqa: E402
     AGREES,
@@ -367,18 +366,9 @@ def verdict_figure(findings: list[Findings], path: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m rfbench.report.project", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--results", type=Path, default=Path("results"),
-                        help="results tree; reads <results>/<paper>/ and writes <results>/REPORT.{md,png}")
-    args = parser.parse_args(argv)
-    if not args.results.is_dir():
-        parser.exit(2, f"{parser.prog}: error: --results {args.results} is not a directory; pass the results "
-                       "tree (default: results)\n")
-    try:
-        print(f"wrote {write(args.results)}")
-    except (records.RecordError, PublishedError) as err:
-        parser.exit(2, f"{parser.prog}: error: {err}\n")
+    command.run("python -m rfbench.report.project", __doc__,
+                "results tree; reads <results>/<paper>/ and writes <results>/REPORT.{md,png}", write,
+                (records.RecordError, PublishedError), argv)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ measurement: the page says what it leaves out and checks itself against the atla
 """
 from __future__ import annotations
 
-import argparse
 import math
 import tempfile
 from pathlib import Path
@@ -28,6 +27,7 @@ from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import CONFIG_DIR, ConfigError
 from rfbench.engine.launch import CampaignSweeper
 from rfbench.engine.schedule import hours_minutes, makespan
+from rfbench.report import command
 
 #: The campaigns of the page: every paper's (``make <paper>``) and the atlas's (``make atlas``).
 CAMPAIGNS = ("askrff", "li", "qmc", "rr", "tutorial", "atlas")
@@ -156,18 +156,9 @@ def write(results: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m rfbench.report.schedule", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--results", type=Path, default=Path("results"),
-                        help="results tree whose records time the jobs; writes <results>/SCALING.md")
-    args = parser.parse_args(argv)
-    if not args.results.is_dir():
-        parser.exit(2, f"{parser.prog}: error: --results {args.results} is not a directory; pass the results "
-                       "tree (default: results)\n")
-    try:
-        print(f"wrote {write(args.results)}")
-    except (ConfigError, records.RecordError) as err:
-        parser.exit(2, f"{parser.prog}: error: {err}\n")
+    command.run("python -m rfbench.report.schedule", __doc__,
+                "results tree whose records time the jobs; writes <results>/SCALING.md", write,
+                (ConfigError, records.RecordError), argv)
 
 
 if __name__ == "__main__":
