@@ -5,7 +5,9 @@ exact Gram, for Li's tables of exact-kernel accuracies.  The grid reuses its wor
 
 * ONE matrix of pairwise squared distances (train-train, and test-train when a test set is
   given) serves every gamma of the RBF kernel exp(-gamma ||x - y||^2);
-* ONE Gram per gamma serves every C: each CV fold fits on slices of it, none is recomputed.
+* ONE Gram per gamma serves every C: each CV fold fits on slices of it, none is recomputed;
+* with a test set, the grid's fit on all the training data at the chosen (gamma, C) is the final
+  model: libsvm is deterministic, so refitting it on the same Gram would repeat it bit for bit.
 
 A callable kernel (e.g. a GMM kernel) gives one Gram, which serves every C.  ``"cosine_rbf"`` is
 Li's RBF exp(-gamma (1 - rho)), rho the cosine of x and y (Li 2017, eq. 8): the rows are scaled to
@@ -91,7 +93,7 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
         does not depend on it.
     progress : callable or None, default=None
         Called as ``progress(done, total)`` in the calling thread, counting SVC fits (the
-        refit is the last).
+        refit on all of X is the last; with a test set there is none: the grid's fit is kept).
 
     Attributes
     ----------
@@ -111,7 +113,8 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
         The same as a tidy table: one row per (gamma, C), columns ``gamma``, ``C``,
         ``cv_score``, ``test_score``; e.g. for a curve of accuracy vs C.
     model_ : sklearn.svm.SVC
-        Fitted on the whole training set at (gamma_, C_).
+        Fitted on the whole training set at (gamma_, C_): the grid's own fit there when ``fit``
+        got a test set, else a refit.
     classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
     """
@@ -194,14 +197,17 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
         gammas = (np.asarray(self.gamma_grid, dtype=np.float64) if self.kernel in GAMMA_KERNELS
                   else np.array([np.nan]))
         Cs = np.asarray(self.C_grid, dtype=np.float64)
-        progress = Progress(self.progress, len(gammas) * len(Cs) * (len(folds) + (X_test is not None)) + 1)
-        base, gram = self._score_grid(y, X_test, y_test, folds, gammas, Cs, progress)
-        i, j = _select(self.test_scores_ if self.selection == "test_grid" else self.cv_scores_, gammas, Cs)
+        progress = Progress(self.progress, len(gammas) * len(Cs) * (len(folds) + (X_test is not None))
+                            + (X_test is None))
+        base, gram, model = self._score_grid(y, X_test, y_test, folds, gammas, Cs, progress)
+        i, j = _select(self._selection_scores(), gammas, Cs)
         self.gamma_, self.C_, self.selected_on_test_ = float(gammas[i]), float(Cs[j]), self.selection == "test_grid"
-        if i != len(gammas) - 1:  # the buffer holds the last gamma's Gram
-            gram = self._gram(base, self.gamma_, gram)
-        self.model_ = self._svc(self.C_).fit(gram, y)
-        progress()
+        if model is None:  # no test set, so no fit on all of (X, y) yet
+            if i != len(gammas) - 1:  # the buffer holds the last gamma's Gram
+                gram = self._gram(base, self.gamma_, gram)
+            model = self._svc(self.C_).fit(gram, y)
+            progress()
+        self.model_ = model
         self._record_grid({"gamma": np.repeat(gammas, len(Cs)), "C": np.tile(Cs, len(gammas))}, self.cv_scores_,
                           {"gamma": self.gamma_, "C": self.C_}, test_scores=self.test_scores_,
                           on_test=self.selected_on_test_)
@@ -210,29 +216,41 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
     def _score_grid(
         self, y: np.ndarray, X_test: np.ndarray | None, y_test: np.ndarray | None,
         folds: list[tuple[np.ndarray, np.ndarray]], gammas: np.ndarray, Cs: np.ndarray, progress: Progress,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Fill ``cv_scores_`` and ``test_scores_``; return the distances (or the callable's Gram)
-        and the Gram buffer, which holds the last gamma's Gram.
+    ) -> tuple[np.ndarray, np.ndarray, SVC | None]:
+        """Fill ``cv_scores_`` and ``test_scores_``; return the distances (or the callable's Gram),
+        the Gram buffer, which holds the last gamma's Gram, and, with a test set, the fit on all the
+        training data at the grid point ``fit`` selects (None without a test set).
 
-        One Gram per gamma; each fold fits every C on the same two slices of it.
+        One Gram per gamma; each fold fits every C on the same two slices of it.  The selection
+        scores of a gamma are complete after its test fits (its folds come first), so the best
+        point of the gammas so far is known there, and its fit is kept; the last one kept is the
+        point selected over the whole grid (a later gamma only wins by a better score).
         """
         shape = (len(gammas), len(Cs))
         self.cv_scores_ = np.zeros(shape) if folds else np.full(shape, np.nan)
         self.test_scores_ = np.full(shape, np.nan)
         base, test_base = self._base(self.X_train_), None if X_test is None else self._base(X_test)
         gram, test_gram = self._buffer(base), self._buffer(test_base)
+        model = None
         with worker_pool(self.n_jobs) as pool:
             for i, gamma in enumerate(gammas):
                 gram = self._gram(base, gamma, gram)
                 for train, test in folds:
                     fold_gram, held_out = gram[np.ix_(train, train)], gram[np.ix_(test, train)]
-                    self.cv_scores_[i] += self._scores(pool, fold_gram, y[train], held_out, y[test], Cs) / len(folds)
+                    scores, _ = self._scores(pool, fold_gram, y[train], held_out, y[test], Cs)
+                    self.cv_scores_[i] += scores / len(folds)
                     progress(len(Cs))
                 if X_test is not None:
                     test_gram = self._gram(test_base, gamma, test_gram)
-                    self.test_scores_[i] = self._scores(pool, gram, y, test_gram, y_test, Cs)
+                    self.test_scores_[i], models = self._scores(pool, gram, y, test_gram, y_test, Cs)
                     progress(len(Cs))
-        return base, gram
+                    best_gamma, best_C = _select(self._selection_scores()[: i + 1], gammas[: i + 1], Cs)
+                    model = models[best_C] if best_gamma == i else model
+        return base, gram, model
+
+    def _selection_scores(self) -> np.ndarray:
+        """The scores ``fit`` selects on: the test set's (``selection="test_grid"``) or the CV means."""
+        return self.test_scores_ if self.selection == "test_grid" else self.cv_scores_
 
     def _check_data(
         self, X: np.ndarray, y: np.ndarray, X_test: np.ndarray | None, y_test: np.ndarray | None,
@@ -271,9 +289,14 @@ class PrecomputedKernelSVC(GridSearchResults, ClassifierMixin, BaseEstimator):
     def _scores(
         self, pool: ThreadPoolExecutor, gram: np.ndarray, y: np.ndarray, test_gram: np.ndarray, y_test: np.ndarray,
         Cs: np.ndarray,
-    ) -> np.ndarray:
-        """Accuracy on (test_gram, y_test) of an SVC fitted on (gram, y), for each C."""
-        return np.array(list(pool.map(lambda C: self._svc(C).fit(gram, y).score(test_gram, y_test), Cs)))
+    ) -> tuple[np.ndarray, list[SVC]]:
+        """Accuracy on (test_gram, y_test) of an SVC fitted on (gram, y), and that SVC, for each C."""
+        def fit_and_score(C: float) -> tuple[float, SVC]:
+            svc = self._svc(C).fit(gram, y)
+            return svc.score(test_gram, y_test), svc
+
+        scores, models = zip(*pool.map(fit_and_score, Cs))
+        return np.array(scores), list(models)
 
     def _base(self, A: np.ndarray) -> np.ndarray:
         """What every Gram between A and the training set derives from: for "rbf" the squared

@@ -99,9 +99,8 @@ def test_one_distance_matrix_and_one_gram_per_gamma(monkeypatch, data):
     monkeypatch.setattr(PrecomputedKernelSVC, "_gram", counting_gram)
     PrecomputedKernelSVC(gamma_grid=GAMMAS, C_grid=CS, cv=3, random_state=0).fit(X, y, X_test, y_test)
     assert distance_calls == [(len(X), len(X)), (len(X_test), len(X))]
-    train_grams = exp_calls.count((len(X), len(X)))
     assert exp_calls.count((len(X_test), len(X))) == len(GAMMAS)
-    assert train_grams in (len(GAMMAS), len(GAMMAS) + 1)  # + 1: the refit's gamma, unless it was the last
+    assert exp_calls.count((len(X), len(X))) == len(GAMMAS)  # no refit: the grid's fit at the choice is kept
 
 
 def test_callable_kernel_gives_one_gram_for_every_C(data):
@@ -162,8 +161,40 @@ def test_threads_and_progress_do_not_change_the_result(data):
                                     progress=lambda done, total: calls.append((done, total))).fit(X, y, X_test, y_test)
     np.testing.assert_array_equal(threaded.cv_scores_, serial.cv_scores_)
     np.testing.assert_array_equal(threaded.test_scores_, serial.test_scores_)
-    total = 2 * 3 * (3 + 1) + 1
-    assert [done for done, _ in calls] == [3, 6, 9, 12, 15, 18, 21, 24, 25] and {t for _, t in calls} == {total}
+    total = 2 * 3 * (3 + 1)  # no refit: with a test set the grid's fit at the choice is the model
+    assert [done for done, _ in calls] == [3, 6, 9, 12, 15, 18, 21, 24] and {t for _, t in calls} == {total}
+
+
+def counting_svc_fits(monkeypatch) -> list[float]:
+    """The C of every SVC fit PrecomputedKernelSVC makes, in order."""
+    fits, real_svc = [], PrecomputedKernelSVC._svc
+
+    def counted(self, C):
+        fits.append(C)
+        return real_svc(self, C)
+
+    monkeypatch.setattr(PrecomputedKernelSVC, "_svc", counted)
+    return fits
+
+
+@pytest.mark.parametrize("selection", ["cv", "test_grid"])
+def test_with_a_test_set_the_grids_fit_at_the_choice_is_the_model_bit_for_bit(monkeypatch, data, selection):
+    X, y, X_test, y_test = data
+    fits = counting_svc_fits(monkeypatch)
+    model = PrecomputedKernelSVC(gamma_grid=GAMMAS, C_grid=CS, cv=3, random_state=0, selection=selection)
+    model.fit(X, y, X_test, y_test)
+    assert len(fits) == len(GAMMAS) * len(CS) * ((selection == "cv") * 3 + 1)  # no refit
+    refit = SVC(kernel="precomputed", C=model.C_).fit(np.exp(-model.gamma_ * squared_distances(X, X, X.mean(0))), y)
+    for name in ("support_", "dual_coef_", "intercept_", "n_iter_"):
+        np.testing.assert_array_equal(getattr(model.model_, name), getattr(refit, name))
+    assert model.score(X_test, y_test) == model.test_scores_[GAMMAS.index(model.gamma_), CS.index(model.C_)]
+
+
+def test_without_a_test_set_the_choice_is_refitted(monkeypatch, data):
+    X, y, _, _ = data
+    fits = counting_svc_fits(monkeypatch)
+    model = PrecomputedKernelSVC(gamma_grid=GAMMAS, C_grid=CS, cv=3, random_state=0).fit(X, y)
+    assert len(fits) == len(GAMMAS) * len(CS) * 3 + 1 and fits[-1] == model.C_
 
 
 def test_memory_limit_refuses_and_its_suggested_n_fits(data):
