@@ -76,15 +76,6 @@ def test_workers_on_a_launcher_without_joblib_workers_are_refused(tmp_path, monk
                                        "it with --launcher joblib, or --dry-run for the estimate on that many\n")
 
 
-def test_workers_and_n_jobs_together_are_refused_before_anything_runs(tmp_path, capsys):
-    with pytest.raises(SystemExit) as exit_:
-        launch.main(["example", "m_sweep", "--results", str(tmp_path), "--workers", "4", "--",
-                     "hydra.launcher.n_jobs=3"])
-    assert exit_.value.code == 2 and list(tmp_path.iterdir()) == []
-    assert capsys.readouterr().err == ("rfbench-campaign: error: --workers 4 and hydra.launcher.n_jobs=3 both set "
-                                       "the workers: give one\n")
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("override, says", [
     ("experiment.blas_threads=1000000000", "experiment.blas_threads=1000000000 is invalid: an integer >= 1"),
