@@ -87,3 +87,25 @@ def test_workers_on_a_launcher_without_joblib_workers_are_refused(tmp_path, monk
 def test_a_huge_count_is_one_line_naming_its_key_and_writes_nothing(tmp_path, override, says):
     assert_refused(rfbench(tmp_path, override), "rfbench", says)
     assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize("value", ["0", "3", "1000000", "-3", "many"])
+def test_a_sweeps_n_jobs_beyond_its_jobs_or_giving_no_worker_is_refused(monkeypatch, value):
+    """hydra.launcher.n_jobs=10**6 on a plain sweep: joblib's pool starts every worker at once."""
+    from rfbench.engine.preflight import check_command_line
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    with pytest.raises(config.ConfigError) as err:
+        check_command_line(["-m", "hydra/launcher=joblib", f"hydra.launcher.n_jobs={value}",
+                            "feature_map.m_over_d=1,2"], config.CONFIG_DIR)
+    assert str(err.value) == (f"hydra.launcher.n_jobs={value} is invalid: an integer from 1 to the sweep's 2 job(s), "
+                              "or -k for all 2 cores but k - 1 (-1: all, -2: one)")
+
+
+@pytest.mark.parametrize("value", ["2", "-1"])
+def test_a_sweeps_n_jobs_up_to_its_jobs_is_accepted_even_beyond_the_cores(monkeypatch, value):
+    from rfbench.engine.preflight import check_command_line
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)  # 2 workers on 1 core: asked for, so given
+    check_command_line(["-m", "hydra/launcher=joblib", f"hydra.launcher.n_jobs={value}", "feature_map.m_over_d=1,2",
+                        "experiment.trials=1"], config.CONFIG_DIR)
