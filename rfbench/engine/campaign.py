@@ -63,14 +63,17 @@ def targets(paper: str) -> dict[str, dict[str, Any]]:
     path = CAMPAIGN_DIR / f"{_checked(paper, papers(), 'paper')}.yaml"
     try:
         tree = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
-    except (OmegaConfBaseException, OSError, yaml.YAMLError) as err:
+        # every scalar as the text written (BaseLoader resolves no type): what a refusal quotes
+        written = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
+    except (OmegaConfBaseException, OSError, UnicodeDecodeError, yaml.YAMLError) as err:
         raise ConfigError(f"campaign {path.name} cannot be read: {err}") from None
-    return _checked_tree(path, tree)
+    return _checked_tree(path, tree, written)
 
 
-def _checked_tree(path: Path, tree: Any) -> dict[str, dict[str, Any]]:
-    """The targets of the campaign file ``path`` holding ``tree``, checked against the schema before any job
-    runs; a ConfigError naming the file, the target and the key otherwise."""
+def _checked_tree(path: Path, tree: Any, written: Any) -> dict[str, dict[str, Any]]:
+    """The targets of the campaign file ``path`` holding ``tree`` (``written``: the same file's scalars as
+    text), checked against the schema before any job runs; a ConfigError naming the file, the target and
+    the key otherwise."""
     where = f"campaign {path.name}"
     _typed(tree, dict, where, "a mapping with targets (and vars)")
     if unknown := set(tree) - {"vars", "targets"}:
@@ -89,8 +92,8 @@ def _checked_tree(path: Path, tree: Any) -> dict[str, dict[str, Any]]:
         _typed(node.get("doc", ""), str, f"{at}: doc", "one line of text")
         for key in ("needs", "sweeps", "steps"):
             _typed(node.get(key, []), list, f"{at}: {key}", "a list")
-        for need in node.get("needs", []):
-            _checked(need, list(found), f"{at}: needs")
+        for index, need in enumerate(node.get("needs", [])):
+            _checked_need(need, _written_need(written, name, index), list(found), f"{at}: needs")
         for key in ("sweeps", "steps"):
             for entry in node.get(key, []):
                 if not _flat(entry) or any(isinstance(leaf, dict) for leaf in _flat(entry)):
@@ -98,6 +101,29 @@ def _checked_tree(path: Path, tree: Any) -> dict[str, dict[str, Any]]:
                                       if key == "sweeps" else f"{at}: steps entry {entry!r} is invalid: a list "
                                       "[module, args...] of a module of rfbench/papers/<paper>/")
     return found
+
+
+def _written_need(written: Any, target: Any, index: int) -> Any:
+    """``targets.<target>.needs[index]`` as written in the file (None where the text does not hold it)."""
+    try:
+        return written["targets"][str(target)]["needs"][index]
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def _checked_need(need: Any, written: Any, valid: list[str], where: str) -> None:
+    """A ConfigError unless ``need`` names a target; it quotes the entry as ``written`` in the file and, where
+    YAML or an interpolation made another value of it (``1e3``, ``yes``, ``${vars.x}``), what it was read as."""
+    if isinstance(need, str) and need in valid:
+        return
+    shown = repr(need if written is None else written)
+    if written is not None and written != need:
+        shown += f" (read as {type(need).__name__} {need!r})"
+    close = difflib.get_close_matches(str(need), valid, n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    if not isinstance(need, str) and isinstance(written, str):
+        hint = f" (a target's name is text: quote it, '{written}')"
+    raise ConfigError(f"{where} {shown} is unknown{hint}; valid: {', '.join(valid)}")
 
 
 def _typed(value: Any, kind: type, where: str, allowed: str) -> None:

@@ -143,6 +143,18 @@ def blas_threads_per_job() -> int | None:
     return None
 
 
+def job_cores() -> int:
+    """The most cores one job may use: this machine's, or more where a cluster launcher grants a job more
+    (submitit's ``cpus_per_task``, Ray's ``num_cpus``: a submitting host may have fewer than a node)."""
+    cores = os.cpu_count() or 1
+    if HydraConfig.initialized():
+        launcher = HydraConfig.get().launcher
+        ray = launcher.get("ray")
+        for granted in (launcher.get("cpus_per_task"), ray.remote.get("num_cpus") if ray is not None else None):
+            cores = max(cores, granted) if is_int(granted) else cores
+    return cores
+
+
 # Registered on import, so it also resolves inside launcher workers (which import rfbench).
 OmegaConf.register_new_resolver("blas_threads_per_job", blas_threads_per_job, replace=True)
 
@@ -176,8 +188,12 @@ def validate(cfg: Mapping[str, Any]) -> None:
     for key in ("gram_block", "chunk_rows"):
         _require(is_int(exp[key]) and exp[key] >= 1, f"experiment.{key}", exp[key],
                  "an integer >= 1")
-    _require(exp["blas_threads"] is None or is_int(exp["blas_threads"]) and exp["blas_threads"] >= 1,
-             "experiment.blas_threads", exp["blas_threads"], "an integer >= 1, or null for the library default")
+    limit = job_cores()
+    for field, value, null in (("experiment.blas_threads", exp["blas_threads"], "the library default"),
+                               ("classifier.n_jobs", cfg["classifier"].get("n_jobs"), "the job's BLAS threads")):
+        _require(value is None or is_int(value) and 1 <= value <= limit, field, value,
+                 f"an integer >= 1, or null for {null}; at most {limit}, the cores a job may use (more threads "
+                 "only share them, and hold more memory at once)")
     norms = exp.get("gram_norms", ["fro"])
     _require(isinstance(norms, list) and len(norms) > 0 and set(norms) <= set(NORMS)
              and len(set(norms)) == len(norms), "experiment.gram_norms", norms,

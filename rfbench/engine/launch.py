@@ -9,6 +9,7 @@ sends the same batch to a cluster.  Then the target's steps run (its report, fro
 
     rfbench-campaign li fig7                      # resume: only what is missing is computed
     rfbench-campaign li fig7 --dry-run            # the plan: jobs, complete, to do, estimated CPU time
+    rfbench-campaign li fig7 --workers 4          # 4 joblib workers even on 2 cores (n_jobs is capped at them)
     rfbench-campaign rr table1 --results /tmp/r -- experiment.trials=2
 """
 from __future__ import annotations
@@ -124,20 +125,32 @@ class CampaignSweeper(Sweeper):
 
     def _cap_workers(self, jobs: int) -> None:
         """Refuse joblib's ``n_jobs`` that gives no worker (0, or below -cores); cap it at the cores and the
-        jobs to run: a worker beyond either only adds a process and its memory."""
+        jobs to run: a worker beyond either only adds a process and its memory.  Workers asked for by name
+        (``rfbench-campaign --workers N``, the sweeper's ``workers`` outside a dry run) are not capped at the
+        cores, only at the jobs, and the log says they share the cores."""
         settings = getattr(self.launcher, "joblib", None)
         n_jobs = settings.get("n_jobs") if settings is not None else None
+        asked = self.workers if not self.dry_run else 0
         if n_jobs is None:
+            if asked:
+                raise ConfigError(f"--workers {asked} sets the joblib launcher's workers: give it with "
+                                  "--launcher joblib, or --dry-run for the estimate on that many")
             return
         cores = os.cpu_count() or 1
+        if asked:
+            settings["n_jobs"] = max(1, min(asked, jobs))
+            if settings["n_jobs"] > cores:
+                log.warning("campaign: %d joblib workers on %d core(s), as --workers %d asks: they share the cores, "
+                            "and each holds its job's memory at once", settings["n_jobs"], cores, asked)
+            return
         workers = 0 if not is_int(n_jobs) or n_jobs == 0 else n_jobs if n_jobs > 0 else cores + 1 + n_jobs  # -1: all
         if workers <= 0:
             raise ConfigError(f"hydra.launcher.n_jobs={n_jobs!r} is invalid: an integer >= 1 (workers), or -k "
                               f"for all cores but k - 1 (-1: all {cores}), at least one worker")
         capped = max(1, min(workers, cores, jobs))
         if capped != workers:
-            log.info("campaign: %d joblib worker(s), not %d: %d core(s), %d job(s) to run", capped, workers, cores,
-                     jobs)
+            log.info("campaign: %d joblib worker(s), not %d: %d core(s), %d job(s) to run (rfbench-campaign "
+                     "--workers %d runs that many whatever the cores)", capped, workers, cores, jobs, workers)
         settings["n_jobs"] = capped
 
     def _status(self, job: list[str]) -> dict[str, Any]:
@@ -222,8 +235,9 @@ def main(argv: list[str] | None = None) -> None:
                     name = paper if target == paper else f"{paper}-{target.replace('_', '-')}"  # make's name
                     print(f"{name:<24} {doc}")
             return
-        if args.workers and not args.dry_run:
-            raise ConfigError(f"--workers {args.workers} estimates a plan: give it with --dry-run")
+        given = [o for o in args.overrides if o.lstrip("+~").startswith("hydra.launcher.n_jobs=")]
+        if args.workers and given:
+            raise ConfigError(f"--workers {args.workers} and {given[0]} both set the workers: give one")
         if not (args.paper and args.target):
             raise ConfigError("name a paper and one of its targets (rfbench-campaign --list shows them)")
         plan = campaign.plan(args.paper, args.target)
@@ -269,7 +283,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--launcher", choices=LAUNCHERS, default="joblib", help="Hydra launcher (default: joblib)")
     parser.add_argument("--dry-run", action="store_true", help="print the jobs to run, longest first; run nothing")
     parser.add_argument("--workers", type=schedule_.parse_workers, default=0, metavar="N",
-                        help="with --dry-run: also the jobs' wall time on N workers, longest first by their records")
+                        help="run the jobs on N joblib workers, even more than the cores (hydra.launcher.n_jobs is "
+                             "capped at them); with --dry-run: the jobs' wall time on N workers, by their records")
     parser.add_argument("--list", action="store_true", help="list every paper's targets with what each makes")
     return parser
 

@@ -60,6 +60,8 @@ def check_command_line(argv: Sequence[str], config_dir: str, config_name: str = 
         return  # a syntax error: Hydra says where
     if not args.multirun and any(o.is_sweep_override() for o in parsed) or not os.path.isdir(config_dir):
         return  # a sweep without --multirun, or no such config folder: Hydra says so
+    for given in (o for o in args.overrides if args.multirun and o.startswith("hydra.launcher.n_jobs=")):
+        _check_n_jobs(given.split("=", 1)[1], len(jobs))
     with initialize_config_dir(os.path.abspath(config_dir), version_base="1.3"):
         _check_hydra_choices(args.config_name or config_name, [o for o in args.overrides if o.startswith("hydra/")])
         for job in jobs:
@@ -84,6 +86,17 @@ def check_config(cfg: dict) -> None:
         components.check(cfg, data["n_features"], n_train)
     else:
         components.check_compatible(cfg)
+
+
+def _check_n_jobs(value: str, jobs: int) -> None:
+    """joblib's ``n_jobs`` for a sweep of ``jobs`` jobs: from 1 to the jobs (its pool starts every worker at once,
+    so ``10**6`` would start a million processes; more than the cores is allowed, as asked), or -k for all
+    cores but k - 1."""
+    cores = os.cpu_count() or 1
+    n_jobs = int(value) if value.lstrip("-").isdigit() else 0
+    if not (1 <= n_jobs <= max(jobs, 1) or -cores <= n_jobs <= -1):
+        raise config.ConfigError(f"hydra.launcher.n_jobs={value} is invalid: an integer from 1 to the sweep's {jobs} "
+                                 f"job(s), or -k for all {cores} cores but k - 1 (-1: all, -{cores}: one)")
 
 
 def _compose(config_name: str, job: list[str]) -> DictConfig | None:

@@ -144,3 +144,24 @@ def test_the_results_folder_reaches_the_jobs_as_the_string_given(results):
 
     (override,) = OverridesParser.create().parse_overrides([f"experiment.results_dir={launch._quoted(results)}"])
     assert override.value() == results
+
+
+@pytest.mark.parametrize("written, message", [
+    ("1e3", "needs '1e3' (read as float 1000.0) is unknown (a target's name is text: quote it, '1e3')"),
+    ("007", "needs '007' (read as int 7) is unknown (a target's name is text: quote it, '007')"),
+    ("null", "needs 'null' (read as NoneType None) is unknown (a target's name is text: quote it, 'null')"),
+    ("'${vars.typo}'", "needs '${vars.typo}' (read as str 'fgi1') is unknown (did you mean fig1?)"),
+    ("toy-fig1", "needs 'toy-fig1' is unknown (did you mean fig1?)"),
+])
+def test_an_unknown_need_is_named_as_written_in_the_file(toy, written, message):
+    """A need YAML reads as a number or null was a TypeError traceback, an interpolation named by its value
+    only (issue 48): the refusal quotes the file's text, then what it was read as."""
+    toy(f"vars: {{typo: fgi1}}\ntargets: {{a: {{needs: [{written}]}}, fig1: {{steps: [[r]]}}}}")
+    with pytest.raises(ConfigError) as err:
+        campaign.plan("toy", "a")
+    assert str(err.value) == f"campaign toy.yaml, target a: {message}; valid: a, fig1"
+
+
+def test_a_quoted_need_names_a_target_whose_name_looks_like_a_number(toy):
+    toy("targets: {a: {needs: ['1e3']}, '1e3': {steps: [[r, x]]}}")
+    assert campaign.plan("toy", "a").steps == [["r", "x"]]

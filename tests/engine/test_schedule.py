@@ -55,7 +55,8 @@ def test_workers_must_be_a_positive_whole_number(text):
 
 @pytest.mark.parametrize("argv, message", [
     (["--workers", "0", "--dry-run"], "argument --workers: '0' is invalid"),
-    (["--workers", "2"], "--workers 2 estimates a plan: give it with --dry-run"),
+    (["--workers", "2", "--", "hydra.launcher.n_jobs=3"],  # outside a dry run --workers runs on N workers
+     "--workers 2 and hydra.launcher.n_jobs=3 both set the workers: give one"),
 ])
 def test_bad_workers_are_refused_in_one_line_with_exit_2(argv, message, tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:

@@ -56,6 +56,13 @@ def test_features_are_b_bit_one_hot_csr_with_unit_rows():
     np.testing.assert_allclose((Z @ Z.T).toarray(), (low[:, None] == low[None]).mean(-1), rtol=1e-6)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_the_features_nonzeros_have_the_dtype_asked_for(dtype):
+    Z = GCWS(n_components=16, dtype=dtype, random_state=0).fit(data()).transform(data())
+    assert Z.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(Z.data, np.full(Z.nnz, 1 / np.sqrt(16), dtype=dtype))
+
+
 def test_one_bit_keeps_the_parity_and_none_keeps_the_whole_index():
     X = data()
     i_star, _ = GCWS(n_components=32, random_state=4).fit(X).samples(X)

@@ -130,3 +130,28 @@ def test_errors_in_threads_reach_the_caller(data, monkeypatch):
     monkeypatch.setattr(_trig, "scaled_cos_sin_rows", broken)
     with threadpool_limits(2), pytest.raises(RuntimeError, match="chunk failed"):
         cos_sin(*data[:2], chunk_rows=4)
+
+
+def test_a_forked_child_computes_in_threads_of_its_own(data):
+    """The threads of the parent's pool do not exist in a forked child (the runner's trial workers): the child's
+    chunks must go to a pool it starts, else they wait forever."""
+    import multiprocessing
+
+    X, W = np.repeat(data[0], 40, axis=0), data[1]
+    with threadpool_limits(2):
+        expected = cos_sin(X, W, scale=0.3, chunk_rows=16)  # the parent's pool exists from here on
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+
+    def child() -> None:
+        with threadpool_limits(2):
+            results.put(cos_sin(X, W, scale=0.3, chunk_rows=16))
+
+    process = context.Process(target=child)
+    process.start()
+    try:
+        threaded = results.get(timeout=60)  # before join: the child exits once its result is read
+    finally:
+        process.kill()
+        process.join()
+    np.testing.assert_array_equal(threaded, expected)

@@ -45,6 +45,15 @@ def test_sparse_transform_equals_dense():
     np.testing.assert_array_equal(T.toarray(), gmm_transform(X))
 
 
+def test_a_sparse_input_keeps_its_shape_when_its_last_row_and_column_are_zero():
+    """The shape is the input's (n, 2D), not the one its nonzeros reach."""
+    X = np.zeros((3, 4))
+    X[0, 1], X[1, 0] = -2.0, 5.0
+    T = gmm_transform(sp.csr_matrix(X))
+    assert T.shape == (3, 8)
+    np.testing.assert_array_equal(T.toarray(), gmm_transform(X))
+
+
 def test_gram_matches_direct_definition():
     X = tiny_data()
     Y = np.random.default_rng(4).standard_normal((3, 4))
