@@ -74,4 +74,17 @@ def test_a_study_explains_a_cell_only_where_its_record_says_the_paper_is_reached
     halton = rules.cause(_row("cpu", 9e-3, "box discrepancy", "Table 2", "halton_b"))
     assert halton.startswith(EXPLAINED) and "make qmc-table2-sigma" in halton and "x1" in halton
     assert rules.cause(_row("cpu", 3e-4, "box discrepancy", "Table 2", "weighted_b4")) == UNEXPLAINED
-    assert rules.cause(_row("census", 0.5, source="Table 1", method="mc", s=500)) == UNEXPLAINED
+    assert rules.cause(_row("cpu", 0.031, source="Table 1", method="halton", s=100)) == UNEXPLAINED  # no record
+
+
+def test_a_cell_of_another_dataset_is_not_comparable_and_that_difference_is_its_cause(folder):
+    rules = verdicts.rules(folder)
+    census = _row("census", 0.5, source="Table 1", method="mc", s=500)
+    difference = rules.not_comparable(census)
+    assert difference.startswith("another dataset") and "house_16h" in difference and "119 features" in difference
+    cause = rules.cause(census)
+    assert cause.startswith(EXPLAINED + "another dataset") and "record: qmc/datasets.csv" in cause
+    assert "census" in rules.not_obtainable(census)
+    cpu = _row("cpu", 0.0305)  # the paper's data: comparable, its cause left to the studies
+    assert rules.not_comparable(cpu) is None and rules.not_obtainable(cpu) is None
+    assert rules.cause(cpu) == UNEXPLAINED
