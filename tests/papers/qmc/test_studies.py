@@ -15,3 +15,17 @@ def test_a_crossing_is_log_log_linear_between_adjacent_sweep_points():
 def test_a_curve_that_turns_crosses_twice():
     found = studies.crossings(np.array([1.0, 2.0, 4.0]), np.array([1.0, 0.01, 1.0]), 0.1)
     assert found == [pytest.approx(2**0.5), pytest.approx(2**1.5)]
+
+
+def test_table3s_sigma_study_runs_only_at_the_ends_and_inside_of_the_halton_band():
+    studies.check_band([2.076, 2.377, 2.677], 2.0764, 2.6771)  # the band as its record prints it
+    with pytest.raises(ValueError, match=r"not the ends and inside of the band 2\.076-2\.677"):
+        studies.check_band([2.0, 2.5, 3.0], 2.0764, 2.6771)  # the sweep's own factors
+    with pytest.raises(ValueError, match="rerun the study"):
+        studies.check_band([2.076, 2.377, 2.677, 3.0], 2.0764, 2.6771)  # one outside the band
+
+
+def test_a_cells_range_over_the_band_is_widened_by_twice_its_measured_spread():
+    assert studies.widened(np.array([0.031, 0.035, 0.033]), 0.001) == (pytest.approx(0.029), pytest.approx(0.037))
+    low, high = studies.widened(np.array([0.031]), float("nan"))
+    assert np.isnan(low) and np.isnan(high)  # no measured spread: its range holds no value

@@ -77,6 +77,17 @@ def test_a_study_explains_a_cell_only_where_its_record_says_the_paper_is_reached
     assert rules.cause(_row("cpu", 0.031, source="Table 1", method="halton", s=100)) == UNEXPLAINED  # no record
 
 
+def test_table3s_sigma_study_explains_a_cell_only_where_its_record_says_the_band_holds_the_paper(folder):
+    _write(folder / "table3_sigma" / "explained.csv", pd.DataFrame({
+        "method": ["global_b", "halton"], "s": [100, 100], "published": [0.0315, 0.0304], "low": [0.0296, 0.0327],
+        "high": [0.0364, 0.0373], "explained": [True, False], "runs": ["t1", "t1"]}))
+    rules = verdicts.rules(folder)
+    cell = rules.cause(_row("cpu", 0.034, source="Table 3", method="global_b"))
+    assert cell.startswith(EXPLAINED) and "make qmc-table3-sigma" in cell and "record: qmc/table3_sigma/" in cell
+    assert rules.cause(_row("cpu", 0.0347, source="Table 3", method="halton")) == UNEXPLAINED
+    assert rules.cause(_row("cpu", 0.034, source="Table 1", method="global_b")) == UNEXPLAINED  # Table 3's only
+
+
 def test_a_cell_of_another_dataset_is_not_comparable_and_that_difference_is_its_cause(folder):
     rules = verdicts.rules(folder)
     census = _row("census", 0.5, source="Table 1", method="mc", s=500)
