@@ -88,6 +88,16 @@ def test_table3s_sigma_study_explains_a_cell_only_where_its_record_says_the_band
     assert rules.cause(_row("cpu", 0.034, source="Table 1", method="global_b")) == UNEXPLAINED  # Table 3's only
 
 
+def test_table3s_lambda_study_explains_a_cell_only_where_its_near_optimal_range_holds_the_paper(folder):
+    _write(folder / "table3_lambda" / "explained.csv", pd.DataFrame({
+        "method": ["halton", "halton"], "s": [500, 300], "published": [0.0348, 0.0303], "near_optimal": ["0.001 0.01",
+        "0.001"], "low": [0.0304, 0.0306], "high": [0.0352, 0.0307], "explained": [True, False], "runs": ["l5", "l3"]}))
+    rules = verdicts.rules(folder)
+    cell = rules.cause(_row("cpu", 0.0304, source="Table 3", s=500))
+    assert cell.startswith(EXPLAINED) and "make qmc-table3-lambda" in cell and "runs l5" in cell
+    assert rules.cause(_row("cpu", 0.0307, source="Table 3", s=300)) == UNEXPLAINED
+
+
 def test_a_cell_of_another_dataset_is_not_comparable_and_that_difference_is_its_cause(folder):
     rules = verdicts.rules(folder)
     census = _row("census", 0.5, source="Table 1", method="mc", s=500)
