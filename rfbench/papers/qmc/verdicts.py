@@ -119,7 +119,9 @@ NOTES = {
     "hard": "absolute cells: the paper gives neither cpu's partition nor its sigma, lambda or feature scaling, and "
             "its census data (119 features) is not obtainable; Table 2's discrepancies depend on the box in units "
             "of sigma, which the paper does not print (make qmc-table2-sigma places its values on our sweep)",
-    "remains": "Table 2's adaptive cells below the sigma the paper's Halton cells imply (the paper's learnt sequences "
-               "are lower than ours there); the spread of the one-run cells is measured at s = 100 only; the census "
-               "rows can only be read qualitatively",
+    "remains": "Table 2's adaptive cells: the paper's learnt sequences are far lower than ours at every sigma we swept "
+               "(make qmc-table2-sigma), and the optimizer's stopping and the feature scaling are not measured for "
+               "them; Table 3's cells that neither the sigma band (make qmc-table3-sigma) nor the lambdas near-optimal "
+               "in the CV (make qmc-table3-lambda) reach; the spread of the one-run cells is measured at s = 100 only; "
+               "the census cells measure our stand-in, nothing about the paper",
 }
