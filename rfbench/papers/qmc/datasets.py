@@ -12,6 +12,10 @@ results are recorded by:
 
 Every other name is its config as it is.  A job runs on ``overrides(name)``
 (``dataset=cpu_act dataset.split.n_train=6554 dataset.split.n_test=1638``).
+
+:func:`provenance` sets the datasets of the paper's compared cells (Tables 1-3) beside what the paper
+says of them: the record (``results/qmc/datasets.csv``) by which the verdicts call a cell run on
+another dataset not comparable, with that difference as its cause.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 from omegaconf import OmegaConf
 
 from rfbench.engine import config
@@ -27,6 +32,13 @@ from rfbench.engine import config
 SETTINGS: dict[str, tuple[str, dict[str, Any]]] = {
     "cpu_act_qmc": ("cpu_act", {"split": {"n_train": 6554, "n_test": 1638}}),
     "house_16h": ("census_house", {}),
+}
+
+#: The datasets of the paper's compared cells, by the name our records use: (the paper's name, the number of
+#: features the paper gives it, its words, Sec. 6.1).
+PAPER_DATA: dict[str, tuple[str, int, str]] = {
+    "cpu_act_qmc": ("cpu", 21, "cpu (6554 examples, 21 dimensions)"),
+    "house_16h": ("census", 119, "census dataset with size 18,000 by 119"),
 }
 
 
@@ -65,3 +77,18 @@ def _holds(value: Any, setting: Any) -> bool:
     if isinstance(setting, Mapping):
         return isinstance(value, Mapping) and all(_holds(value.get(k), v) for k, v in setting.items())
     return value == setting
+
+
+def provenance() -> pd.DataFrame:
+    """Per dataset of the paper's compared cells: the paper's name, features and words, and ours as its config
+    composes it (name, config, file, sha256, features, training and test rows). ``same_data`` is False where our
+    file has other features than the paper gives: another dataset, whose cells measure it, not the paper's."""
+    rows = []
+    for name, (paper, features, words) in PAPER_DATA.items():
+        data, (config_name, _) = node(name), SETTINGS.get(name, (name, {}))
+        rows.append({"paper_dataset": paper, "paper_features": features, "paper_says": words, "ours": name,
+                     "config": f"configs/dataset/{config_name}.yaml", "file": data["files"]["data"]["path"],
+                     "sha256": data["files"]["data"]["sha256"], "features": int(data["n_features"]),
+                     "n_train": int(data["split"]["n_train"]), "n_test": int(data["split"]["n_test"]),
+                     "same_data": int(data["n_features"]) == features})
+    return pd.DataFrame(rows)

@@ -4,7 +4,10 @@
   sd over ``sigma x (1 -+ 0.001)`` and three Halton scrambles), where the study ran;
 - :func:`causes`: a cpu cell explained by a study: Table 1's when its range over the partition x scaling
   arms holds the paper's value (``table1_protocol/explained.csv``), Table 2's when the paper's value lies
-  on our sweep of sigma inside the band the paper's Halton cells fix (``table2_sigma/crossings.csv``).
+  on our sweep of sigma inside the band the paper's Halton cells fix (``table2_sigma/crossings.csv``), Table 3's
+  (s = 100) when our range over the sigmas of that band, widened by twice the cell's measured spread, holds the
+  paper's value (``table3_sigma/explained.csv``), or when its range over the lambdas near-optimal in the
+  CV (one-standard-error rule) holds it (``table3_lambda/explained.csv``).
 
 Each names the make target and the record (``record: qmc/<path>``) whose numbers show it.
 """
@@ -16,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 SPREAD, PROTOCOL, SIGMA = "table2_spread/spread.csv", "table1_protocol/explained.csv", "table2_sigma/crossings.csv"
+T3SIGMA, T3LAMBDA = "table3_sigma/explained.csv", "table3_lambda/explained.csv"
 
 
 def spreads(folder: Path) -> Callable[[pd.Series], tuple[float, str, str] | None]:
@@ -36,6 +40,7 @@ def spreads(folder: Path) -> Callable[[pd.Series], tuple[float, str, str] | None
 def causes(folder: Path) -> Callable[[pd.Series], str | None]:
     """The study that explains a cell (without the ``explained: `` prefix), or None."""
     protocol, crossings = _indexed(folder / PROTOCOL, ["method", "s"]), _indexed(folder / SIGMA, ["method", "s"])
+    table3_sigma, table3_lambda = (_indexed(folder / path, ["method", "s"]) for path in (T3SIGMA, T3LAMBDA))
 
     def cause(row: pd.Series) -> str | None:
         key = (row["method"], _s(row))
@@ -52,6 +57,16 @@ def causes(folder: Path) -> Callable[[pd.Series], str | None]:
             return (f"the sigma sweep (make qmc-table2-sigma; record: qmc/{SIGMA}; runs {cell['runs']}): our "
                     "sequence reaches the paper's value at a sigma inside the band where the paper's six Halton cells "
                     "sit (the crossing and the band in the record); the paper's cpu sigma is not printed")
+        if row["source"] == "Table 3" and key in table3_sigma.index and bool(table3_sigma.loc[key, "explained"]):
+            return (f"the Table 3 sigma study (make qmc-table3-sigma; record: qmc/{T3SIGMA}; runs "
+                    f"{table3_sigma.loc[key, 'runs']}): at the sigmas of the band the paper's Halton cells of Table 2 "
+                    "fix, our cell's range (widened by twice its measured spread) holds the paper's value")
+        if row["source"] == "Table 3" and key in table3_lambda.index and bool(table3_lambda.loc[key, "explained"]):
+            cell = table3_lambda.loc[key]
+            return (f"the Table 3 lambda study (make qmc-table3-lambda; record: qmc/{T3LAMBDA}; runs {cell['runs']}): "
+                    "over the lambdas near-optimal in the CV of the seven maps (one-standard-error rule), our cell's "
+                    "range holds the paper's value (the set and the range in the record); the paper's lambda "
+                    "(\"near-optimal for both sequences\") is not printed")
         return None
 
     return cause

@@ -294,6 +294,8 @@ def table1(out: Path) -> pd.DataFrame:
     keys = published.key_columns(pub)
     ours = summarize(trials_table, keys, "relative_error", metric="relative error")
     dest = out / "table1"
+    provenance = qmc_datasets.provenance()  # the record by which the verdicts call a cell of another dataset
+    records.write_csv(out / qmc_verdicts.DATASETS, provenance)
     splits = split_sensitivity(out)
     if len(splits):  # before the verdicts: the one-run cells' uncertainty is this sweep's spread
         records.write_csv(dest / "splits.csv", splits)
@@ -321,6 +323,9 @@ def table1(out: Path) -> pd.DataFrame:
     if len(substitute):
         sections.append(("house_16h (substitute for census): ours beside the paper's census, "
                          "qualitative only, no verdict", substitute))
+    sections.append((f"The data of the compared cells, ours beside the paper's (results/qmc/{qmc_verdicts.DATASETS}"
+                     "; a cell whose data are not the paper's is not comparable, explained by that difference)",
+                     provenance))
     render.write_markdown(dest / "table1.md", "QMC feature maps, Table 1: regression error "
                           "||y_hat - y|| / ||y|| (ours vs paper)", sections, TABLE1_DEVIATIONS)
     return table

@@ -1,7 +1,7 @@
 """QMC: issue 45's studies of our protocol choices, drawn from their jobs' records only (each study's
 rule, written before it ran: results/qmc/README.md).
 
-    python -m rfbench.papers.qmc.studies {table1_protocol,table2_sigma,table2_spread} [--results results]
+    python -m rfbench.papers.qmc.studies STUDY [--results results]
 
 - ``table1_protocol``: Table 1 (cpu) under the partition x scaling arms (``job=qmc_ridge_protocol``):
   ``arms.csv`` (every arm's cell: mean, sd, n) and ``explained.csv`` (per paper cell: the arms' range,
@@ -11,7 +11,13 @@ rule, written before it ran: results/qmc/README.md).
   Halton cells' band, and whether a crossing lies in it), and the figure with the paper's values;
 - ``table2_spread``: the one-run cells of Tables 2-3 over five variants (``job=qmc_spread``):
   ``spread.csv`` (per cell: n, sd, min, max, ours, and whether variant 0 equals the committed cell),
-  which the verdicts take as the cell's u_ours.
+  which the verdicts take as the cell's u_ours;
+- ``table3_sigma``: Table 3 (cpu, s = 100) relearnt at the sigmas of the band the paper's Halton cells of
+  Table 2 fix (``job=qmc_table3_sigma``): ``explained.csv`` (per paper cell: ours at each factor, the
+  range widened by twice the cell's measured spread, and whether it holds the paper's value);
+- ``table3_lambda``: Table 3 (cpu) at every lambda of ridge's grid (``job=qmc_table3_lambda``):
+  ``near_optimal.csv`` (per s and lambda: the summed CV error and the one-standard-error set) and
+  ``explained.csv`` (per paper cell: our range over that set and whether it holds the paper's value).
 """
 from __future__ import annotations
 
@@ -33,7 +39,10 @@ from rfbench.report import render
 CPU = "cpu_act_qmc"
 #: The sizes s each study's campaign target runs (configs/campaign/qmc.yaml).
 SWEEP_SIZES, SPREAD_SIZES = (100, 300, 500), (100,)
-PROTOCOL, SIGMA, SPREAD = "table1_protocol", "table2_sigma", "table2_spread"
+PROTOCOL, SIGMA, SPREAD, T3SIGMA = "table1_protocol", "table2_sigma", "table2_spread", "table3_sigma"
+#: The size s Table 3's sigma study relearns, and the sizes its lambda study reads (configs/campaign/qmc.yaml).
+T3SIGMA_S, T3LAMBDA_SIZES = 100, (100, 300, 500)
+T3LAMBDA = "table3_lambda"
 
 
 def protocol_overrides(partition: str, scaling: str) -> list[str]:
@@ -254,8 +263,151 @@ def _spread(frame: pd.DataFrame, source: str, metric: str, value: str, committed
         ["source", "metric", "cell", "s", "ours", "committed", "equal", "n", "sd", "min", "max"]]
 
 
+def table3_sigma(out: Path) -> pd.DataFrame:
+    """Per Table 3 cpu cell at s = 100: our range over the sigmas of the band the paper's Halton cells of
+    Table 2 fix, widened by twice the cell's measured spread, and whether it holds the paper's value."""
+    runs = {T3SIGMA_S: [f"job=qmc_{T3SIGMA}", *qmc_datasets.overrides(CPU), f"job.s={T3SIGMA_S}"]}
+    cells = qmc.recorded(out, runs, "cells")
+    if not cells:
+        raise ValueError(f"no {T3SIGMA} runs under {out / T3SIGMA}; run `make qmc-table3-sigma` first")
+    rows = pd.concat(cells.values(), ignore_index=True)
+    band = pd.read_csv(out / SIGMA / "crossings.csv")[["band_low", "band_high"]].iloc[0]
+    check_band(rows["sigma_scale"].unique(), float(band["band_low"]), float(band["band_high"]))
+    spread = pd.read_csv(out / SPREAD / "spread.csv")
+    spread = spread[spread["source"] == "Table 3"].set_index(["cell", "s"])["sd"]
+    primary = table3_.recorded(out)
+    primary = primary[primary["config"] == CPU].set_index(["method", "s"])["relative_error"]
+    table = []
+    for _, cell in _published("Table 3").iterrows():
+        mine = rows[(rows["method"] == cell["method"]) & (rows["s"] == cell["s"])]
+        if mine.empty:  # an s the study does not run
+            continue
+        sd = float(spread.get((cell["method"], cell["s"]), np.nan))
+        low, high = widened(mine["relative_error"].to_numpy(float), sd)
+        table.append({"method": cell["method"], "s": cell["s"], "published": cell["value"],
+                      "primary": float(primary.get((cell["method"], cell["s"]), np.nan)),
+                      **{f"at_{f:.3f}": float(v) for f, v in zip(mine["sigma_scale"], mine["relative_error"])},
+                      "spread_sd": sd, "low": low, "high": high, "explained": bool(low <= cell["value"] <= high)})
+    table = pd.DataFrame(table)
+    table["runs"] = run_ids(out, runs)
+    lambdas = rows.drop_duplicates("sigma_scale")[["sigma_scale", "sigma", "lam"]]
+    dest = out / T3SIGMA
+    records.write_csv(dest / "explained.csv", table)
+    render.write_markdown(dest / f"{T3SIGMA}.md", "QMC Table 3 (cpu, s = 100) at the sigma the paper's Halton cells "
+                          "fix (issue 45)", [
+                              ("Rule (results/qmc/README.md, written before the runs)", _T3SIGMA_RULE),
+                              ("Per paper cell: ours at our CV's sigma (primary), at each factor of the band "
+                               f"{band['band_low']:.3f}-{band['band_high']:.3f}, the range widened by twice the "
+                               "measured spread, and whether it holds the paper's value", table.drop(columns="runs")),
+                              ("sigma and the lambda the CV over the seven maps chose at each factor", lambdas),
+                              ("Runs", f"make qmc-table3-sigma: results/qmc/{T3SIGMA}/runs/ {table['runs'].iloc[0]}")],
+                          ())
+    return table
+
+
+def check_band(factors, low: float, high: float) -> None:
+    """ValueError unless the sigma factors include the band's two ends (as its record prints them, 3 decimals)
+    and lie inside it: the study's runs must be at the band the paper's Halton cells fix."""
+    found = sorted(float(f) for f in factors)
+    if not {round(low, 3), round(high, 3)} <= set(found) or not all(low - 5e-4 <= f <= high + 5e-4 for f in found):
+        raise ValueError(f"{T3SIGMA}: its sigma factors {found} are not the ends and inside of the band "
+                         f"{low:.3f}-{high:.3f} of {SIGMA}/crossings.csv; rerun the study at the band's factors")
+
+
+def widened(values: np.ndarray, sd: float) -> tuple[float, float]:
+    """The range of ``values`` widened on each side by twice ``sd`` (a cell without a measured spread: NaN, so
+    its range holds nothing)."""
+    return float(values.min() - 2 * sd), float(values.max() + 2 * sd)
+
+
+_T3SIGMA_RULE = ("Our CV's sigma stays primary. Every Table 2 sequence is relearnt at s = 100 and Table 3's cells "
+                 "recomputed (lambda by the same CV) at the ends and the middle of the band of factors the paper's six "
+                 "Halton cells of Table 2 fix; a cell is explained when the paper's value lies within our range over "
+                 "those sigmas, widened by twice the cell's measured spread (table2_spread/spread.csv).")
+
+
+def near_optimal(folds: pd.DataFrame) -> pd.DataFrame:
+    """Per (s, lambda): the summed CV error over the maps (mean over the folds), the least of its s, that least
+    one's standard error (sd over the folds of the per-fold summed error, / sqrt(folds)) and whether lambda is
+    near-optimal by the one-standard-error rule (at most the least plus its standard error)."""
+    per_fold = folds.groupby(["s", "lam", "fold"])["cv_error"].sum()
+    summed = per_fold.groupby(["s", "lam"]).mean()
+    rows = []
+    for s, curve in summed.groupby(level="s"):
+        best = curve.idxmin()[1]
+        at_best = per_fold.loc[(s, best)]
+        se = float(at_best.std(ddof=1) / np.sqrt(len(at_best)))
+        for (_, lam), value in curve.items():
+            rows.append({"s": s, "lam": lam, "summed_cv": value, "least": curve.min(), "least_lam": best, "se": se,
+                         "near_optimal": bool(value <= curve.min() + se)})
+    return pd.DataFrame(rows)
+
+
+def table3_lambda(out: Path) -> pd.DataFrame:
+    """Per Table 3 cpu cell: our test error over its s's near-optimal lambdas, widened by twice the cell's
+    measured spread where one is measured, and whether it holds the paper's value."""
+    runs = {s: [f"job=qmc_{T3LAMBDA}", *qmc_datasets.overrides(CPU), f"job.s={s}"] for s in T3LAMBDA_SIZES}
+    folds, cells = qmc.recorded(out, runs, "folds"), qmc.recorded(out, runs, "cells")
+    if not folds:
+        raise ValueError(f"no {T3LAMBDA} runs under {out / T3LAMBDA}; run `make qmc-table3-lambda` first")
+    folds, cells = pd.concat(folds.values(), ignore_index=True), pd.concat(cells.values(), ignore_index=True)
+    sets = near_optimal(folds)
+    spread = pd.read_csv(out / SPREAD / "spread.csv")
+    spread = spread[spread["source"] == "Table 3"].set_index(["cell", "s"])["sd"]
+    primary = table3_.recorded(out)
+    primary = primary[primary["config"] == CPU].set_index(["method", "s"])
+    table = []
+    for _, cell in _published("Table 3").iterrows():
+        lams = sets[(sets["s"] == cell["s"]) & sets["near_optimal"]]["lam"]
+        mine = cells[(cells["method"] == cell["method"]) & (cells["s"] == cell["s"]) & cells["lam"].isin(lams)]
+        if mine.empty:  # an s the study does not read
+            continue
+        low, high = widened(mine["relative_error"].to_numpy(float), float(spread.get((cell["method"], cell["s"]), 0.0)))
+        table.append({"method": cell["method"], "s": cell["s"], "published": cell["value"],
+                      "primary": float(primary.loc[(cell["method"], cell["s"]), "relative_error"]),
+                      "near_optimal": " ".join(f"{lam:g}" for lam in sorted(lams)), "low": low, "high": high,
+                      "explained": bool(low <= cell["value"] <= high)})
+    table = pd.DataFrame(table)
+    table["runs"] = run_ids(out, runs)
+    dest = out / T3LAMBDA
+    records.write_csv(dest / "near_optimal.csv", sets)
+    records.write_csv(dest / "explained.csv", table)
+    wide = cells.pivot_table(index=["s", "lam"], columns="method", values="relative_error")[list(table3_.METHODS)]
+    render.write_markdown(dest / f"{T3LAMBDA}.md", "QMC Table 3 (cpu) over the lambdas near-optimal in the CV "
+                          "(issue 45)", [
+                              ("Rule (results/qmc/README.md, written before the runs)", _T3LAMBDA_RULE),
+                              ("Per paper cell: ours (primary), the near-optimal lambdas of its s, our range over "
+                               "them (s = 100: widened by twice the measured spread) and whether it holds the "
+                               "paper's value", table.drop(columns="runs")),
+                              ("Per s and lambda: the summed CV error over the seven maps, the least, its standard "
+                               "error and the near-optimal set", sets),
+                              ("Test error of every map at every lambda", wide.reset_index()),
+                              ("Check", _primary_check(folds, primary)),
+                              ("Runs", f"make qmc-table3-lambda: results/qmc/{T3LAMBDA}/runs/ "
+                               f"{table['runs'].iloc[0]}")], ())
+    return table
+
+
+def _primary_check(folds: pd.DataFrame, primary: pd.DataFrame) -> str:
+    """Whether the least summed CV lambda and every map's mean CV error there are the committed Table 3 run's."""
+    mean_cv = folds.groupby(["s", "lam", "method"])["cv_error"].mean()
+    least = mean_cv.groupby(level=["s", "lam"]).sum().groupby(level="s").idxmin()
+    same = [bool(primary.loc[(m, s), "lam"] == lam and np.isclose(mean_cv[(s, lam, m)], primary.loc[(m, s), "cv_error"],
+                                                                 rtol=1e-8, atol=0.0))
+            for s, (_, lam) in least.items() for m in table3_.METHODS]
+    return (f"the least summed CV lambda and the maps' mean CV errors there equal the committed Table 3 run's in "
+            f"{sum(same)} of {len(same)} (s, map)")
+
+
+_T3LAMBDA_RULE = ("Our lambda (least summed 5-fold CV error over the seven maps) stays primary. The near-optimal set "
+                  "of an s: the grid's lambdas whose summed CV error is at most the least plus its standard error "
+                  "(one-standard-error rule, over the five folds); a cell is explained when the paper's value lies "
+                  "within our range over that set, widened by twice the cell's measured spread at s = 100.")
+
+
 def main(argv: list[str] | None = None) -> None:
-    studies = {PROTOCOL: table1_protocol, SIGMA: table2_sigma, SPREAD: table2_spread}
+    studies = {PROTOCOL: table1_protocol, SIGMA: table2_sigma, SPREAD: table2_spread, T3SIGMA: table3_sigma,
+               T3LAMBDA: table3_lambda}
     parser = argparse.ArgumentParser(prog="python -m rfbench.papers.qmc.studies", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("study", choices=list(studies), help="the study's report, from its records")

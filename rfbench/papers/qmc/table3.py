@@ -23,7 +23,8 @@ import pandas as pd
 
 from rfbench.engine import blas_pin, jobs, records
 from rfbench.metrics import relative_error
-from rfbench.model.ridge import ridge_cv
+from rfbench.model.grid_search import make_folds
+from rfbench.model.ridge import DEFAULT_LAMBDA_GRID, ridge_cv
 from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import learnt as learnt_
 from rfbench.papers.qmc import protocol
@@ -37,6 +38,8 @@ DATASET = {"cpu_act_qmc": "cpu", "house_16h": "house_16h"}
 #: The paper's columns: Halton, then each adaptive scheme on b and on b/4.
 METHODS = ("halton", "global_b", "global_b4", "greedy_b", "greedy_b4", "weighted_b", "weighted_b4")
 DIGITS = 4
+#: ridge_cv's number of CV folds (its default), which the lambda study's folds repeat.
+FOLDS = 5
 
 
 def features(W: np.ndarray, weights: np.ndarray | None, sigma: float, X: np.ndarray) -> np.ndarray:
@@ -53,10 +56,45 @@ def cells(trial: int, seed: int, data: dict, s: int, learnt: Path) -> dict[str, 
     The run is deterministic (``trial`` and ``seed`` play no part: ridge's CV folds are seeded 0,
     as Table 1's are); ``learnt`` is the ``qmc_learnt`` run of this dataset and s.
     """
+    disc = _learnt_rows(learnt, s, "qmc_table3")
+    return {"cells": ridge_cells(learnt_.sequences(learnt), disc, protocol.setting(data, seed).data)}
+
+
+def lambda_cells(trial: int, seed: int, data: dict, s: int, learnt: Path) -> dict[str, pd.DataFrame]:
+    """One (dataset, s) of Table 3 at every lambda of ridge's grid (issue 45's lambda study): each map's
+    relative error on each of the primary's CV folds (``folds``) and on the test part (``cells``).
+    Deterministic like :func:`cells`; ``learnt`` is the ``qmc_learnt`` run of this dataset and s."""
+    disc = _learnt_rows(learnt, s, "qmc_table3_lambda")
+    return lambda_errors(learnt_.sequences(learnt), disc, protocol.setting(data, seed).data)
+
+
+def lambda_errors(maps: dict[str, tuple[np.ndarray, np.ndarray | None]], disc: pd.DataFrame, data,
+                  grid: tuple[float, ...] = DEFAULT_LAMBDA_GRID) -> dict[str, pd.DataFrame]:
+    """Every map's relative error at each lambda of ``grid``: on each of the five folds :func:`ridge_cells`'
+    CV uses (``folds``: fitted on the other four) and on the test part (``cells``: fitted on every training row)."""
+    sigma, s = float(disc["sigma"].iloc[0]), int(disc["s"].iloc[0])
+    folds = make_folds(FOLDS, data.y_train, stratified=False, random_state=0)  # ridge_cv's own, at its seed 0
+    on_folds, on_test = [], []
+    for method in METHODS:
+        W, xi = maps[method]
+        Z, Z_test = features(W, xi, sigma, data.X_train), features(W, xi, sigma, data.X_test)
+        for lam in grid:
+            for fold, (train, held) in enumerate(folds):
+                model = ridge_cv(task=data.task, lambda_grid=[lam]).fit(Z[train], data.y_train[train])
+                on_folds.append({"method": method, "s": s, "lam": lam, "fold": fold,
+                                 "cv_error": relative_error(data.y_train[held], model.predict(Z[held]))})
+            model = ridge_cv(task=data.task, lambda_grid=[lam]).fit(Z, data.y_train)
+            on_test.append({"method": method, "s": s, "lam": lam,
+                            "relative_error": relative_error(data.y_test, model.predict(Z_test))})
+    return {"folds": pd.DataFrame(on_folds).assign(sigma=sigma), "cells": pd.DataFrame(on_test).assign(sigma=sigma)}
+
+
+def _learnt_rows(learnt: Path, s: int, job: str) -> pd.DataFrame:
+    """Table 2's rows of the learnt run ``learnt``, refused unless it has ``s`` points."""
     disc = jobs.read(learnt, "discrepancy")
     if int(disc["s"].iloc[0]) != s:
-        raise ValueError(f"job qmc_table3: s={s} but its learnt run {learnt} has s={int(disc['s'].iloc[0])}")
-    return {"cells": ridge_cells(learnt_.sequences(learnt), disc, protocol.setting(data, seed).data)}
+        raise ValueError(f"job {job}: s={s} but its learnt run {learnt} has s={int(disc['s'].iloc[0])}")
+    return disc
 
 
 def ridge_cells(maps: dict[str, tuple[np.ndarray, np.ndarray | None]], disc: pd.DataFrame, data) -> pd.DataFrame:

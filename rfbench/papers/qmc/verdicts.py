@@ -1,9 +1,15 @@
 """QMC feature maps' verdict records (:mod:`rfbench.report.verdicts`) and its reproducibility summary.
 
 Cells: Tables 1 and 3 (cpu: relative error), Table 2 (cpu: box discrepancy), and the paper's census
-cells beside ours on the substitute house_16h (``census_cells.csv``: **not comparable**, another
-dataset; census cells at an s the substitute was not run at: **not obtainable**, the census data is
-not in the mirror). Claims: every target's ``claims.csv``.
+cells beside ours on the substitute house_16h (``census_cells.csv``; census cells at an s the
+substitute was not run at: **not obtainable**, the census data is not in the mirror). Claims: every
+target's ``claims.csv``.
+
+Another dataset: a cell whose data are not the paper's (:func:`rfbench.papers.qmc.datasets.provenance`,
+written to ``datasets.csv`` by Table 1's report: our file has other features than the paper gives
+its dataset) is **not comparable**, that difference named, and the difference is its cause
+("explained: another dataset", citing ``qmc/datasets.csv``): such a cell measures the stand-in, and
+nothing about the paper's cell, so no study of ours can explain it further.
 
 Every cpu cell of relative error (Tables 1 and 3) takes the split-seed sweep's spread as its
 partition term (``table1/splits.csv``: MC at s = 500 on seeded partitions of cpu, the paper's
@@ -27,15 +33,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from rfbench.papers.qmc import explained
+from rfbench.papers.qmc import datasets, explained
 from rfbench.report import verdicts
 from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Rules, Spread
 
 PAPER = "qmc"
-SUBSTITUTE = ("another dataset: Delve's house_16h (16 features, 18,000 training rows) stands in for the paper's "
-              "119-feature census")
-NOT_OBTAINABLE = ("the paper's census (119 features) is not in ../shared/datasets; its substitute house_16h is "
-                  "not run at this s either")
+#: The provenance of the datasets of the compared cells (the paper's and ours), written by Table 1's report.
+DATASETS = "datasets.csv"
+#: Why a cell of another dataset that our stand-in was not run at cannot be run.
+NOT_OBTAINABLE = "the paper's {dataset} is not in ../shared/datasets, and our stand-in is not run at this s either"
 
 
 #: The tables of relative error whose cpu cells all take the split-seed sweep as their partition term.
@@ -57,13 +63,17 @@ def rules(folder: Path, spreads: Callable[[pd.Series], Spread | None] | None = N
     def partition(source: str, dataset: str) -> Spread | None:
         return sweep if dataset == "cpu" and source in PARTITIONED and len(splits) >= 2 else None
 
-    measured, studies = explained.spreads(folder), explained.causes(folder)
+    measured, studies, another = explained.spreads(folder), explained.causes(folder), another_dataset()
 
     def study_spread(row: pd.Series) -> Spread | None:
         found = measured(row)
         return None if found is None else Spread(*found)
 
     def cause(row: pd.Series) -> str:
+        if another(row) is not None:  # the named difference of data is the cause; nothing else is measured
+            return (EXPLAINED + f"another dataset (record: {PAPER}/{DATASETS}): the cell is computed on our stand-in, "
+                    "not on the paper's data, so the data differ by construction and the cell measures nothing "
+                    "about the paper's")
         found = studies(row)
         if found is not None:
             return EXPLAINED + found
@@ -75,10 +85,25 @@ def rules(folder: Path, spreads: Callable[[pd.Series], Spread | None] | None = N
         return UNEXPLAINED
 
     return Rules(label=lambda row: f"{row['dataset']} {row['method']} s={row['s']}", spread=spreads or study_spread,
-                 partition=partition,
-                 not_comparable=lambda row: SUBSTITUTE if row["dataset"] == "census" else None,
-                 not_obtainable=lambda row: NOT_OBTAINABLE if row["dataset"] == "census" else None,
+                 partition=partition, not_comparable=another,
+                 not_obtainable=lambda row: NOT_OBTAINABLE.format(dataset=row["dataset"]) if another(row) else None,
                  not_yet=lambda row: f"make qmc-{row['source'].lower().replace(' ', '')}", cause=cause)
+
+
+def another_dataset() -> Callable[[pd.Series], str | None]:
+    """The named difference of data of a cell whose dataset (the paper's name) we run on another file than the
+    paper's (:func:`rfbench.papers.qmc.datasets.provenance`), or None."""
+    other = {row["paper_dataset"]: row for _, row in datasets.provenance().iterrows() if not row["same_data"]}
+
+    def difference(row: pd.Series) -> str | None:
+        found = other.get(row["dataset"])
+        if found is None:
+            return None
+        return (f"another dataset: our {found['ours']} ({found['file']}, {found['features']} features, "
+                f"{found['n_train']:,} / {found['n_test']:,} rows) stands in for the paper's {found['paper_dataset']} "
+                f"({found['paper_features']} features: \"{found['paper_says']}\"), which is not obtainable")
+
+    return difference
 
 
 def records(root: Path) -> pd.DataFrame:
@@ -94,7 +119,9 @@ NOTES = {
     "hard": "absolute cells: the paper gives neither cpu's partition nor its sigma, lambda or feature scaling, and "
             "its census data (119 features) is not obtainable; Table 2's discrepancies depend on the box in units "
             "of sigma, which the paper does not print (make qmc-table2-sigma places its values on our sweep)",
-    "remains": "Table 2's adaptive cells below the sigma the paper's Halton cells imply (the paper's learnt sequences "
-               "are lower than ours there); the spread of the one-run cells is measured at s = 100 only; the census "
-               "rows can only be read qualitatively",
+    "remains": "Table 2's adaptive cells: the paper's learnt sequences are far lower than ours at every sigma we swept "
+               "(make qmc-table2-sigma), and the optimizer's stopping and the feature scaling are not measured for "
+               "them; Table 3's cells that neither the sigma band (make qmc-table3-sigma) nor the lambdas near-optimal "
+               "in the CV (make qmc-table3-lambda) reach; the spread of the one-run cells is measured at s = 100 only; "
+               "the census cells measure our stand-in, nothing about the paper",
 }

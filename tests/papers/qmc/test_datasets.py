@@ -26,3 +26,14 @@ def test_a_composed_node_is_named_back_by_its_config_and_settings():
     assert datasets.name_of(_composed("cpu_act")) == "cpu_act"  # Rahimi & Recht's 6,500 / 1,500 is not QMC's
     assert datasets.name_of(_composed("census_house")) == "house_16h"
     assert datasets.name_of(_composed("usps_test")) == "usps_test"
+
+
+def test_the_provenance_sets_each_compared_dataset_beside_the_papers_and_marks_other_features_as_other_data():
+    table = datasets.provenance().set_index("paper_dataset")
+    cpu, census = table.loc["cpu"], table.loc["census"]
+    assert (cpu["ours"], cpu["features"], cpu["n_train"], cpu["n_test"]) == ("cpu_act_qmc", 21, 6554, 1638)
+    assert bool(cpu["same_data"])  # the paper's 21 features
+    assert (census["ours"], census["features"], census["paper_features"]) == ("house_16h", 16, 119)
+    assert not bool(census["same_data"])  # 16 features for the paper's 119: another dataset
+    assert census["sha256"] == datasets.node("house_16h")["files"]["data"]["sha256"]
+    assert census["config"] == "configs/dataset/census_house.yaml"

@@ -1,5 +1,6 @@
 """Issue 45's QMC studies: where a paper value sits on a sweep (log-log crossings)."""
 import numpy as np
+import pandas as pd
 import pytest
 
 from rfbench.papers.qmc import studies
@@ -15,3 +16,29 @@ def test_a_crossing_is_log_log_linear_between_adjacent_sweep_points():
 def test_a_curve_that_turns_crosses_twice():
     found = studies.crossings(np.array([1.0, 2.0, 4.0]), np.array([1.0, 0.01, 1.0]), 0.1)
     assert found == [pytest.approx(2**0.5), pytest.approx(2**1.5)]
+
+
+def test_table3s_sigma_study_runs_only_at_the_ends_and_inside_of_the_halton_band():
+    studies.check_band([2.076, 2.377, 2.677], 2.0764, 2.6771)  # the band as its record prints it
+    with pytest.raises(ValueError, match=r"not the ends and inside of the band 2\.076-2\.677"):
+        studies.check_band([2.0, 2.5, 3.0], 2.0764, 2.6771)  # the sweep's own factors
+    with pytest.raises(ValueError, match="rerun the study"):
+        studies.check_band([2.076, 2.377, 2.677, 3.0], 2.0764, 2.6771)  # one outside the band
+
+
+def test_a_cells_range_over_the_band_is_widened_by_twice_its_measured_spread():
+    assert studies.widened(np.array([0.031, 0.035, 0.033]), 0.001) == (pytest.approx(0.029), pytest.approx(0.037))
+    low, high = studies.widened(np.array([0.031]), float("nan"))
+    assert np.isnan(low) and np.isnan(high)  # no measured spread: its range holds no value
+
+
+def test_the_near_optimal_lambdas_are_those_within_one_standard_error_of_the_least_summed_cv_error():
+    # two maps, three folds, s = 100: per-fold summed errors at 0.01 are 0.10, 0.12, 0.14 (mean 0.12, se 0.01155)
+    per_fold = {0.001: [0.13, 0.13, 0.13], 0.01: [0.10, 0.12, 0.14], 0.1: [0.135, 0.135, 0.135]}
+    folds = pd.DataFrame([{"s": 100, "lam": lam, "fold": k, "method": m, "cv_error": total / 2}
+                          for lam, totals in per_fold.items() for k, total in enumerate(totals) for m in ("a", "b")])
+    sets = studies.near_optimal(folds).set_index("lam")
+    se = np.std([0.10, 0.12, 0.14], ddof=1) / np.sqrt(3)
+    assert sets.loc[0.01, "summed_cv"] == pytest.approx(0.12) and sets["se"].iloc[0] == pytest.approx(se)
+    assert sets["least_lam"].iloc[0] == 0.01
+    assert sets["near_optimal"].to_dict() == {0.001: True, 0.01: True, 0.1: False}  # 0.13 <= 0.1315 < 0.135

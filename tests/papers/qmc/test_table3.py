@@ -43,6 +43,26 @@ def test_cells_read_the_learnt_sequences_and_match_a_direct_ridge_solve(toy_lear
         qmc_table3.cells(trial=0, seed=0, data=toy_learnt, s=8, learnt=run)
 
 
+def test_the_lambda_study_repeats_the_primarys_cv_folds_and_its_test_error_at_its_lambda(toy_learnt, tmp_path):
+    frames = learnt.learn(trial=0, seed=0, data=toy_learnt,
+                          s=6, boxes=[1.0, 0.25], schemes=list(learnt.SCHEMES), maxiter=3)
+    run = record(tmp_path / "learnt", frames)
+    primary = qmc_table3.cells(trial=0, seed=0, data=toy_learnt, s=6, learnt=run)["cells"].set_index("method")
+    study = qmc_table3.lambda_cells(trial=0, seed=0, data=toy_learnt, s=6, learnt=run)
+    folds, cells = study["folds"], study["cells"]
+    assert sorted(folds["fold"].unique()) == list(range(qmc_table3.FOLDS)) and len(cells) == 7 * 9  # 7 maps, 9 lambdas
+    lam = primary["lam"].iloc[0]
+    mean_cv = folds.groupby(["lam", "method"])["cv_error"].mean()
+    summed = mean_cv.groupby("lam").sum()
+    assert summed.idxmin() == lam  # the primary's lambda is the least summed CV error of the same folds
+    for method, row in primary.iterrows():  # its mean CV error and test error, recomputed fold by fold
+        assert mean_cv[(lam, method)] == pytest.approx(row["cv_error"], rel=1e-8)
+        at = cells[(cells["method"] == method) & (cells["lam"] == lam)]["relative_error"]
+        assert float(at.iloc[0]) == pytest.approx(row["relative_error"], rel=1e-8)
+    with pytest.raises(ValueError, match="job qmc_table3_lambda: s=8 but its learnt run"):
+        qmc_table3.lambda_cells(trial=0, seed=0, data=toy_learnt, s=8, learnt=run)
+
+
 def test_recorded_gathers_every_table3_run_with_the_papers_dataset_name(tmp_path):
     runs = tmp_path / "table3" / "runs"
     with pytest.raises(FileNotFoundError, match="no Table 3 run recorded"):

@@ -74,4 +74,38 @@ def test_a_study_explains_a_cell_only_where_its_record_says_the_paper_is_reached
     halton = rules.cause(_row("cpu", 9e-3, "box discrepancy", "Table 2", "halton_b"))
     assert halton.startswith(EXPLAINED) and "make qmc-table2-sigma" in halton and "x1" in halton
     assert rules.cause(_row("cpu", 3e-4, "box discrepancy", "Table 2", "weighted_b4")) == UNEXPLAINED
-    assert rules.cause(_row("census", 0.5, source="Table 1", method="mc", s=500)) == UNEXPLAINED
+    assert rules.cause(_row("cpu", 0.031, source="Table 1", method="halton", s=100)) == UNEXPLAINED  # no record
+
+
+def test_table3s_sigma_study_explains_a_cell_only_where_its_record_says_the_band_holds_the_paper(folder):
+    _write(folder / "table3_sigma" / "explained.csv", pd.DataFrame({
+        "method": ["global_b", "halton"], "s": [100, 100], "published": [0.0315, 0.0304], "low": [0.0296, 0.0327],
+        "high": [0.0364, 0.0373], "explained": [True, False], "runs": ["t1", "t1"]}))
+    rules = verdicts.rules(folder)
+    cell = rules.cause(_row("cpu", 0.034, source="Table 3", method="global_b"))
+    assert cell.startswith(EXPLAINED) and "make qmc-table3-sigma" in cell and "record: qmc/table3_sigma/" in cell
+    assert rules.cause(_row("cpu", 0.0347, source="Table 3", method="halton")) == UNEXPLAINED
+    assert rules.cause(_row("cpu", 0.034, source="Table 1", method="global_b")) == UNEXPLAINED  # Table 3's only
+
+
+def test_table3s_lambda_study_explains_a_cell_only_where_its_near_optimal_range_holds_the_paper(folder):
+    _write(folder / "table3_lambda" / "explained.csv", pd.DataFrame({
+        "method": ["halton", "halton"], "s": [500, 300], "published": [0.0348, 0.0303], "near_optimal": ["0.001 0.01",
+        "0.001"], "low": [0.0304, 0.0306], "high": [0.0352, 0.0307], "explained": [True, False], "runs": ["l5", "l3"]}))
+    rules = verdicts.rules(folder)
+    cell = rules.cause(_row("cpu", 0.0304, source="Table 3", s=500))
+    assert cell.startswith(EXPLAINED) and "make qmc-table3-lambda" in cell and "runs l5" in cell
+    assert rules.cause(_row("cpu", 0.0307, source="Table 3", s=300)) == UNEXPLAINED
+
+
+def test_a_cell_of_another_dataset_is_not_comparable_and_that_difference_is_its_cause(folder):
+    rules = verdicts.rules(folder)
+    census = _row("census", 0.5, source="Table 1", method="mc", s=500)
+    difference = rules.not_comparable(census)
+    assert difference.startswith("another dataset") and "house_16h" in difference and "119 features" in difference
+    cause = rules.cause(census)
+    assert cause.startswith(EXPLAINED + "another dataset") and "record: qmc/datasets.csv" in cause
+    assert "census" in rules.not_obtainable(census)
+    cpu = _row("cpu", 0.0305)  # the paper's data: comparable, its cause left to the studies
+    assert rules.not_comparable(cpu) is None and rules.not_obtainable(cpu) is None
+    assert rules.cause(cpu) == UNEXPLAINED
