@@ -30,6 +30,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from hydra import compose, initialize_config_dir
+from hydra.core.global_hydra import GlobalHydra
+from hydra.initialize import get_gh_backup, restore_gh_from_backup
 from omegaconf import OmegaConf
 
 from rfbench.engine import config as config_
@@ -175,6 +177,13 @@ def run_of(overrides: list[str], results: Path) -> Path:
 
 
 def _compose(overrides: list[str]) -> dict[str, Any]:
-    """The resolved config ``overrides`` compose to (inside a Hydra app too: its global state is restored)."""
-    with initialize_config_dir(config_.CONFIG_DIR, version_base="1.3"):
-        return config_.to_dict(compose("config", overrides=overrides))
+    """The resolved config ``overrides`` compose to, inside a Hydra app too (a job run by ``rfbench`` or
+    a launcher's worker): Hydra refuses a second initialisation, so the app's global state is set
+    aside for the compose and put back after it."""
+    app = get_gh_backup()
+    GlobalHydra.instance().clear()
+    try:
+        with initialize_config_dir(config_.CONFIG_DIR, version_base="1.3"):
+            return config_.to_dict(compose("config", overrides=overrides))
+    finally:
+        restore_gh_from_backup(app)

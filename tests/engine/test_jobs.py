@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
+from hydra.core.global_hydra import GlobalHydra
 
 from rfbench.engine import config, jobs, preflight, records, runner
 from rfbench.engine.config import ConfigError
@@ -119,6 +120,21 @@ def test_a_job_reads_the_run_its_reads_name_which_is_run_first_once_and_is_in_it
     assert (source / "trials.csv").read_text() == before
     other = {**cfg, "job": {**cfg["job"], "reads": {"source": [*tutorial[:2], "job.reps=4"]}}}
     assert config.run_id(other) != config.run_id(cfg)
+
+
+def test_a_job_reads_its_runs_inside_a_hydra_app_and_leaves_the_app_as_it_was(tmp_path):
+    """``rfbench job=...`` and a launcher's workers run a job inside Hydra's app, whose global state
+    refuses a second initialisation: composing the reads must work there too, the app's state intact."""
+    CALLS.clear()
+    tutorial = ["job=tutorial", "job.k_max=20", "job.reps=3"]
+    cfg = job_cfg(tmp_path, trials=1)
+    cfg["job"] = {"_target_": "tests.engine.test_jobs.reader", "name": "reader", "reads": {"source": tutorial}}
+    with initialize_config_dir(config.CONFIG_DIR, version_base="1.3"):  # the app's own global state
+        runner.run(cfg)
+        assert GlobalHydra.instance().is_initialized()  # put back (the app composes with it after the job)
+        assert compose("config", overrides=["job=tutorial"])["job"]["name"] == "tutorial"
+    seen = jobs.read(records.run_dir(cfg), "seen")
+    assert seen.loc[0, "run"] == jobs.run_of(tutorial, tmp_path).name and seen.loc[0, "trials"] == 1
 
 
 @pytest.mark.parametrize("reads, message", [
