@@ -42,6 +42,7 @@ import os
 import shutil
 import socket
 import stat
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -202,7 +203,11 @@ def _members(path: Path) -> list[str]:
 @contextlib.contextmanager
 def _reading(lock_file: Path) -> Iterator[bool]:
     """Hold a shared ``flock`` on ``lock_file`` (waiting for its writer); yield False, holding nothing, if there is
-    no such regular file (no writer ever worked here).  Opened read-only: a read-only tree can be read."""
+    no such regular file (no writer ever worked here) or this thread holds it (it is the writer).  Opened
+    read-only: a read-only tree can be read."""
+    if _holder_key(lock_file) in _HELD:
+        yield False
+        return
     try:
         fd = os.open(lock_file, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
@@ -454,12 +459,23 @@ def _holding(lock_file: Path, take: Callable[[int], bool], *, note: bool = False
             with contextlib.suppress(OSError):  # the note is for waiters: a full disk must not stop the work
                 os.ftruncate(fd, 0)
                 os.pwrite(fd, f"{os.getpid()} {socket.gethostname()} {time.time():.0f}\n".encode(), 0)
+        _HELD.add(_holder_key(lock_file))
         try:
             yield True
         finally:
+            _HELD.discard(_holder_key(lock_file))
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+#: The locks this process holds, by :func:`_holder_key`: a reader under its own writer's lock does not wait for it.
+_HELD: set[tuple[Path, int, int]] = set()
+
+
+def _holder_key(lock_file: Path) -> tuple[Path, int, int]:
+    """``lock_file`` held by this process and thread (a forked child holds none of its parent's locks)."""
+    return lock_file, os.getpid(), threading.get_ident()
 
 
 def _open_lock(lock_file: Path) -> int:

@@ -280,6 +280,26 @@ def test_a_reader_that_meets_an_append_under_way_waits_for_its_writer(tmp_path):
     pd.testing.assert_frame_equal(read[0], whole, check_exact=True)
 
 
+def test_a_damaged_gzipped_frame_is_refused_to_its_writer_too(tmp_path):
+    """The writer holds the frame's lock: its own read of a damaged member refuses it, never waits for itself."""
+    path = tmp_path / "points.csv"
+    records.record_grid(path, large_frame(0))
+    records.record_grid(path, large_frame(1, rows=50))
+    packed = frames.gzipped(path)
+    packed.write_bytes(packed.read_bytes()[:-100])  # damage the last member, not by an append (no note)
+    raised = []
+
+    def record() -> None:
+        try:
+            records.record_grid(path, large_frame(2, rows=50).assign(e=1.0))  # other columns: the frame is read
+        except records.RecordError as err:
+            raised.append(str(err))
+    writer = threading.Thread(target=record)
+    writer.start()
+    writer.join(timeout=60)
+    assert not writer.is_alive() and raised and f"{packed} is cut short" in raised[0]
+
+
 def _killed_between_gz_and_unlink(path):
     """Record a trial that switches ``path`` to gzip, killed (SIGKILL) once the .gz is in place."""
     Path.unlink = lambda self, missing_ok=False: os.kill(os.getpid(), signal.SIGKILL)
