@@ -2,7 +2,7 @@
 
 ``rfbench.configs`` is the repository's top-level ``configs/`` folder (the one source of the Hydra
 configs), installed inside the package so that a non-editable install finds it
-(``rfbench/engine/locations.py``).  pyproject.toml alone cannot combine discovered packages with one mapped
+(``rfbench/storage/locations.py``).  pyproject.toml alone cannot combine discovered packages with one mapped
 from another folder; everything else about the build is in pyproject.toml.
 """
 import atexit

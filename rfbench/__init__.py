@@ -5,7 +5,7 @@ import os as _os
 # unless told otherwise; rfbench writes only into its cache and results folders, so the reports'
 # matplotlib gets a folder of the data cache (set before any module imports matplotlib).
 if "MPLCONFIGDIR" not in _os.environ:
-    from rfbench.engine.locations import default_cache_dir as _default_cache_dir
+    from rfbench.storage.locations import default_cache_dir as _default_cache_dir
 
     _os.environ["MPLCONFIGDIR"] = str(
         _os.path.join(_os.environ.get("RFBENCH_CACHE") or _default_cache_dir(), "matplotlib"))
@@ -14,7 +14,7 @@ if "MPLCONFIGDIR" not in _os.environ:
 # write into the checkout or site-packages; it reads NUMBA_CACHE_DIR once, at its import. Its cache
 # goes where rfbench's is put (RFBENCH_CACHE), else to the user's cache folder, never the checkout.
 if "NUMBA_CACHE_DIR" not in _os.environ:
-    from rfbench.engine.locations import user_cache_dir as _user_cache_dir
+    from rfbench.storage.locations import user_cache_dir as _user_cache_dir
 
     _os.environ["NUMBA_CACHE_DIR"] = _os.path.join(_os.environ.get("RFBENCH_CACHE") or _user_cache_dir(),
                                                    "numba")

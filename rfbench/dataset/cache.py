@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from rfbench.engine.atomic import atomic_write
-from rfbench.engine.locations import default_cache_dir
+from rfbench.storage.atomic import atomic_write
+from rfbench.storage.locations import default_cache_dir
 
 from .errors import CacheError, DatasetError
 

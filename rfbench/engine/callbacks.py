@@ -27,8 +27,8 @@ from omegaconf import DictConfig, OmegaConf
 
 from rfbench.engine import config as config_
 from rfbench.engine import records
-from rfbench.engine.atomic import write_atomic
 from rfbench.engine.launch import progress_line
+from rfbench.storage.atomic import write_atomic
 
 log = logging.getLogger("rfbench")
 

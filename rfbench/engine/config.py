@@ -21,8 +21,8 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 from rfbench.dataset import own_file
-from rfbench.engine import locations
 from rfbench.metrics import NORMS
+from rfbench.storage import locations
 from rfbench.validation import is_int
 
 #: The config groups every run composes.

@@ -1,12 +1,20 @@
-"""How a run's CSV records are stored: plain text, or gzipped once large.
+"""How a run's CSV records are laid out on disk: plain text, or gzip members appended trial by trial.
 
-A frame (a job's ``<key>.csv``, the runner's ``grid.csv``) whose CSV text exceeds
-:data:`GZIP_ABOVE_BYTES` is stored gzipped as ``<key>.csv.gz`` instead, and stays so as it grows
-(:func:`write_frame`), so that the committed records stay a few MB; every reader names the record by
-its ``.csv`` path and reads either form (:func:`stored`, :func:`read_text`).  The text is the same
-either way, so a frame read back is the same bit for bit.  ``trials.csv``, the run's short index
-that every tool finds by name, is always plain.  What the rows mean, and how runs add, repair and
-lock them, is :mod:`rfbench.engine.records`.
+A frame (a job's ``<key>.csv``, the runner's ``grid.csv``) whose CSV text exceeds :data:`GZIP_ABOVE_BYTES`
+is stored gzipped as ``<key>.csv.gz`` instead, and stays so as it grows, so that the committed records
+stay a few MB; every reader names the record by its ``.csv`` path and reads either form (:func:`stored`).
+``trials.csv``, the run's short index that every tool finds by name, is always plain.
+
+A gzipped frame is a sequence of gzip members (RFC 1952 allows several: ``zcat`` prints their texts one
+after another, one CSV table): the first, written whole, holds the header; each later one holds the
+rows of one trial, without the header, appended as one write.  Recording a trial thus costs that
+trial's bytes, not a recompression of every trial before it.  Each member ends with the CRC-32 and
+length of its text, which is its commit marker: a member cut short (a writer killed mid-append, a full
+disk) or corrupt is damage, never read in part (:func:`load`).  A committed frame of one member (every
+frame recorded before appends) is the case of no appended member, read as it always was.
+
+This module says how the bytes are laid out and reads them; :mod:`rfbench.engine.records`, the one
+module the rest of rfbench reads and writes a run's records through, decides what is written and when.
 """
 from __future__ import annotations
 
@@ -15,8 +23,7 @@ import stat
 import struct
 import zlib
 from pathlib import Path
-
-from rfbench.engine.atomic import atomic_write, write_atomic
+from typing import NamedTuple
 
 #: A frame whose CSV text is longer than this (bytes) is stored gzipped: the largest text records
 #: (QMC's learnt points, 2.1 MB of float64 text) then stay under 1 MB each, the small ones readable.
@@ -24,16 +31,33 @@ GZIP_ABOVE_BYTES = 256 * 1024
 #: zlib's level for a stored frame: fixed, as are the header's time (0) and name (none), so that one
 #: text always gives the same bytes and re-recording a frame changes no committed file.
 GZIP_LEVEL = 9
-#: The run's index of recorded trials: always plain text (:func:`write_frame`).
+#: The run's index of recorded trials: always plain text.
 INDEX = "trials.csv"
+#: Bytes of a gzipped frame inflated at a time: a member's end is found without copying what follows it.
+_CHUNK = 1 << 20
 
 
 class RecordError(ValueError):
     """A record rfbench cannot trust: not the table it writes, or reached through a link out of its tree."""
 
 
+class Stored(NamedTuple):
+    """What a stored record holds: the texts of its whole members (one for a plain file), the whole lines
+    of a damaged member after them, the byte offset where the whole members end, and the damage (None if none)."""
+
+    members: list[str]
+    cut: str
+    end: int
+    damage: str | None
+
+    @property
+    def text(self) -> str:
+        """The whole lines the file holds: its whole members', then those of a damaged member."""
+        return "".join(self.members) + self.cut
+
+
 def gzipped(path: Path) -> Path:
-    """The gzipped form ``<key>.csv.gz`` of the record ``<key>.csv``."""
+    """The gzipped form ``<key>.csv.gz`` of the record ``path`` (``<key>.csv``)."""
     return path.with_name(f"{path.name}.gz")
 
 
@@ -41,20 +65,6 @@ def stored_gzipped(path: Path, text: str) -> bool:
     """Whether a run's record ``path`` holding ``text`` is stored gzipped: a frame (not :data:`INDEX`) whose
     text exceeds :data:`GZIP_ABOVE_BYTES`, or that is gzipped already (it stays so as it grows or shrinks)."""
     return path.name != INDEX and (len(text.encode()) > GZIP_ABOVE_BYTES or gzipped(path).exists())
-
-
-def write_frame(path: Path, text: str) -> None:
-    """Store the CSV ``text`` of the record ``path`` (``<key>.csv``) in its form (:func:`stored_gzipped`).
-
-    A switch to gzip writes ``<key>.csv.gz`` first, atomically and whole, then removes ``<key>.csv``:
-    a writer killed between the two leaves both files, the .gz holding every row (:func:`stored`).
-    """
-    if not stored_gzipped(path, text):
-        write_atomic(path, text)
-        return
-    with atomic_write(gzipped(path), "wb") as handle:
-        handle.write(pack(text))
-    path.unlink(missing_ok=True)
 
 
 def pack(text: str) -> bytes:
@@ -78,51 +88,56 @@ def stored(path: Path) -> Path:
     """The file that holds the record ``path`` (``<key>.csv``): ``<key>.csv.gz`` if it exists, else ``path``.
 
     The .gz wins over a .csv beside it: a switch to gzip writes the .gz whole before it removes the
-    .csv, and every later write goes to the .gz (:func:`write_frame`), so a .csv beside a .gz is the
-    stale trace of an interrupted switch (the run's resume removes it).  :data:`INDEX` is always plain.
+    .csv, and every later write goes to the .gz, so a .csv beside a .gz is the stale trace of an
+    interrupted switch (the run's resume removes it).  :data:`INDEX` is always plain.
     """
     packed = gzipped(path)
     return packed if path.name != INDEX and packed.exists() else path
 
 
-def read_text(path: Path) -> str:
-    """The CSV text of the record ``path``, stored in either form; FileNotFoundError if it is in neither.
-
-    A gzipped file cut short or corrupt is a RecordError, never read in part.  A reader without the
-    record's lock that finds the .csv gone once it opens it met a switch to gzip: it reads the .gz.
-    """
+def read(path: Path) -> tuple[Path, Stored]:
+    """The file holding the record ``path``, stored in either form, and what it holds; FileNotFoundError if
+    it is in neither.  A reader without the record's lock that finds the .csv gone once it opens it met a
+    switch to gzip: it reads the .gz."""
     found = stored(path)
     try:
-        text, damage = load(found)
+        return found, load(found)
     except FileNotFoundError:
         if found == gzipped(path) or not gzipped(path).exists():
             raise
-        found = gzipped(path)
-        text, damage = load(found)
-    if damage:
-        raise RecordError(f"{found} is {damage}: rerun the run's command (it computes the trials it held again), "
-                          "or restore the file (git checkout)")
-    return text
+        return gzipped(path), load(gzipped(path))
 
 
-def load(found: Path) -> tuple[str, str | None]:
-    """The text of the stored file ``found`` and its damage (None if none): of a .gz cut short, the
-    whole lines before the cut; of one with bytes after its stream, the stream's (whole, its CRC
-    checked); of a corrupt one (a bad header or CRC), nothing.  A RecordError if ``found`` is no regular
+def load(found: Path) -> Stored:
+    """What the stored file ``found`` holds (:class:`Stored`).  A RecordError if ``found`` is no regular
     file (a FIFO would block the reader) or its text is not UTF-8."""
     data = read_regular(found)
     if found.suffix != ".gz":
-        return _decoded(found, data), None
-    inflate = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)  # one gzip member, its CRC and length checked
-    try:
-        data = inflate.decompress(data)
-    except zlib.error as err:
-        return "", f"damaged (not a whole gzip stream: {err})"
-    if inflate.unused_data:
-        return _decoded(found, data), "damaged (bytes after its gzip stream)"
-    if not inflate.eof:
-        return _decoded(found, data[:data.rfind(b"\n") + 1]), "cut short (its gzip stream ends early)"
-    return _decoded(found, data), None
+        return Stored([_decoded(found, data)], "", len(data), None)
+    members, end, cut, damage = _inflate(data)
+    return Stored([_decoded(found, m) for m in members], _decoded(found, cut[:cut.rfind(b"\n") + 1]), end, damage)
+
+
+def _inflate(data: bytes) -> tuple[list[bytes], int, bytes, str | None]:
+    """The gzip members of ``data``: their texts, the offset where the whole ones end, what the damaged
+    member after them still shows, and the damage: a member cut short, corrupt (a bad header or CRC),
+    or bytes that are no gzip member."""
+    view, members, end = memoryview(data), [], 0
+    while end < len(data):
+        if data[end:end + 2] != _GZIP_HEADER[:2]:
+            return members, end, b"", "damaged (bytes after its gzip stream)"
+        inflate, pos, out = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS), end, []  # CRC and length checked
+        try:
+            while not inflate.eof and pos < len(data):
+                out.append(inflate.decompress(view[pos:pos + _CHUNK]))
+                pos = min(pos + _CHUNK, len(data))
+        except zlib.error as err:
+            return members, end, b"", f"damaged (not a whole gzip stream: {err})"
+        if not inflate.eof:
+            return members, end, b"".join(out), "cut short (its gzip stream ends early)"
+        members.append(b"".join(out))
+        end = pos - len(inflate.unused_data)
+    return members, end, b"", None
 
 
 def read_regular(path: Path) -> bytes:
@@ -153,6 +168,20 @@ def _decoded(path: Path, data: bytes) -> str:
         raise RecordError(f"{path} is not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start}): "
                           "not a record rfbench wrote; restore it (git checkout) or move it away (its trials "
                           "are computed again)") from None
+
+
+def header(path: Path) -> str | None:
+    """The first line of the gzipped frame ``path`` (its CSV header), inflating only as far as it; None
+    if the file does not start with a whole line."""
+    inflate, text = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS), b""
+    with open(path, "rb") as handle:
+        while b"\n" not in text and not inflate.eof and (chunk := handle.read(64 * 1024)):
+            try:
+                text += inflate.decompress(chunk)
+            except zlib.error:
+                return None
+    line, newline, _ = text.partition(b"\n")
+    return line.decode(errors="replace") if newline else None
 
 
 def record_paths(folder: Path, pattern: str = "*.csv") -> list[Path]:

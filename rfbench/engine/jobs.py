@@ -32,13 +32,10 @@ import pandas as pd
 from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from hydra.initialize import get_gh_backup, restore_gh_from_backup
-from omegaconf import OmegaConf
 
 from rfbench.engine import config as config_
 from rfbench.engine import records
-from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import ConfigError
-from rfbench.engine.frames import stored
 
 log = logging.getLogger("rfbench")
 
@@ -126,14 +123,13 @@ def _read_runs(cfg: Mapping[str, Any]) -> dict[str, Path]:
 
 def run(cfg: Mapping[str, Any]) -> pd.DataFrame:
     """Run (or resume) every trial of a job config; return its trials table."""
-    exp = cfg["experiment"]
+    exp, started = cfg["experiment"], time.time()
     fn = function(cfg)
     kwargs = params(cfg)  # before anything is written: the runs it reads are checked and complete
     out = records.run_dir(cfg)
     out.mkdir(parents=True, exist_ok=True)
-    if not (out / "config.yaml").exists():
-        write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(dict(cfg))))
-    records.repair_run(out)
+    records.write_config(out, cfg)
+    records.repair_run(out, started=started)
     todo = sorted(set(range(exp["trials"])) - records.recorded(out / "trials.csv"))
     log.info("job %s (%s): %d of %d trial(s) to do in %s", out.name, cfg["job"].get("name"), len(todo),
              exp["trials"], out)
@@ -164,7 +160,7 @@ def read(run: Path, key: str) -> pd.DataFrame:
     """Frame ``key`` of a job's run, its recorded trials only (rows of a trial not yet in trials.csv,
     left by a killed writer, are not results)."""
     done = records.recorded(run / "trials.csv")
-    if not done or not stored(run / f"{key}.csv").exists():
+    if not done or not records.stored(run / f"{key}.csv").exists():
         raise FileNotFoundError(f"{run} has no recorded trial of {key!r}")
     frame = records.read_trials(run / f"{key}.csv")
     return frame[frame["trial"].isin(done)].reset_index(drop=True) if len(frame) else frame

@@ -41,9 +41,9 @@ from omegaconf import DictConfig, OmegaConf
 from rfbench.engine import campaign, interrupt, records
 from rfbench.engine import config as config_
 from rfbench.engine import schedule as schedule_
-from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import ConfigError
 from rfbench.engine.preflight import check_config
+from rfbench.storage.atomic import write_atomic
 from rfbench.validation import is_int
 
 log = logging.getLogger(__name__)

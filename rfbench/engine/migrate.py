@@ -34,9 +34,9 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
-from rfbench.engine import frames, records
-from rfbench.engine.atomic import write_atomic
+from rfbench.engine import records
 from rfbench.engine.config import CONFIG_DIR, flatten, run_id
+from rfbench.storage.atomic import write_atomic
 
 Config = dict[str, Any]
 
@@ -100,7 +100,7 @@ def stored_unlike_now(path: Path, text: str) -> bool:
     """Whether the record ``path`` holding ``text`` is stored plain where the current code gzips it (a frame
     over :data:`rfbench.engine.frames.GZIP_ABOVE_BYTES`, recorded before frames were): the step that
     compresses it, a file step beside the config steps (the run keeps its id)."""
-    return frames.stored_gzipped(path, text) != frames.stored(path).name.endswith(".gz")
+    return records.stored_gzipped(path, text) != records.stored(path).name.endswith(".gz")
 
 
 @dataclass
@@ -142,7 +142,7 @@ def plan_run(run: Path) -> Migration | None:
     old_cfg = records.read_config(run)
     new_cfg = migrate_config(old_cfg)
     new_id = run_id(new_cfg)
-    trials = records.read_trials(run / frames.INDEX, migrating_to=new_id)
+    trials = records.read_trials(run / records.INDEX, migrating_to=new_id)
     rewritten = new_id != run.name and len(trials) and (trials.get("run_id") == new_id).all()  # cut before the rename
     edited = records.disagreement(new_cfg if rewritten else old_cfg, trials)
     if edited:
@@ -152,8 +152,8 @@ def plan_run(run: Path) -> Migration | None:
     files = {}
     if new_cfg != old_cfg:
         files["config.yaml"] = OmegaConf.to_yaml(OmegaConf.create(new_cfg))
-    for path in (p for p in frames.record_paths(run) if not frames.stored(p).is_symlink()):
-        text = frames.read_text(path)
+    for path in (p for p in records.record_paths(run) if not records.stored(p).is_symlink()):
+        text = records.read_text(path)
         rewritten = rewrite_csv(text, flatten(old_cfg), flatten(new_cfg), new_id)
         if rewritten != text or stored_unlike_now(path, rewritten):
             files[path.name] = rewritten
@@ -226,7 +226,7 @@ def apply(migrations: list[Migration]) -> None:
     for m in migrations:
         # the config last: until it is written, rows with the new id agree with its migrated form (plan_run)
         for name, text in sorted(m.files.items(), key=lambda file: file[0] == records.CONFIG):
-            (frames.write_frame if name.endswith(".csv") else write_atomic)(m.old / name, text)
+            (records.write_frame if name.endswith(".csv") else write_atomic)(m.old / name, text)
     moving = [m for m in migrations if m.new != m.old]
     for m in moving:
         m.old.rename(_staging(m))

@@ -25,7 +25,10 @@ only renames whole files into place) is read without that line, and
 :func:`repair_trials` rewrites it so; the trial is then computed again.
 
 A frame (a job's ``<key>.csv``, the runner's ``grid.csv``) is stored plain or gzipped as its
-size asks (:mod:`rfbench.engine.frames`); this module reads and writes it by its ``.csv`` name.
+size asks, a gzipped one as gzip members appended trial by trial (:mod:`rfbench.engine.frames`, which
+lays out the bytes); this module reads and writes it by its ``.csv`` name.  It is the one way in and
+out of a run's records (``trials.csv``, ``config.yaml``, the frames): the rest of rfbench reads and
+writes them through it, and it writes through :mod:`rfbench.storage.atomic`.
 """
 from __future__ import annotations
 
@@ -39,18 +42,25 @@ import os
 import shutil
 import socket
 import stat
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import yaml
+from omegaconf import OmegaConf
 
 from rfbench.engine import frames
-from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import IMPLIED_VALUES, flatten, identifies_run, identity, run_id
-from rfbench.engine.frames import RecordError  # the error of every record, plain or gzipped
+
+# the error of every record, plain or gzipped, and how a record is named in either form: callers take them from here
+from rfbench.engine.frames import INDEX, RecordError, gzipped, stored, stored_gzipped
+from rfbench.engine.frames import record_paths as record_paths
+from rfbench.storage import atomic
+from rfbench.storage.atomic import write_atomic
 
 log = logging.getLogger("rfbench")
 
@@ -130,8 +140,13 @@ def read_trials(path: Path, *, migrating_to: str | None = None) -> pd.DataFrame:
 
 
 def _read_table(path: Path) -> pd.DataFrame:
-    """The whole rows of the CSV record ``path`` with an integer ``trial`` column (empty if none), unchecked."""
-    complete, cut = _split_cut_line(path)
+    """The whole rows of the CSV record ``path`` with an integer ``trial`` column (empty if none), unchecked;
+    of a frame whose trials were appended, the latest rows of each trial (:func:`_latest`)."""
+    try:
+        members = _members(path)
+    except FileNotFoundError:
+        return pd.DataFrame()
+    complete, cut = _split_last_line("".join(members))
     if not complete:
         return pd.DataFrame()
     try:
@@ -141,7 +156,7 @@ def _read_table(path: Path) -> pd.DataFrame:
         # a run id is text: 3425406e1568 or 012345678901 would otherwise come back as a number
         trials = pd.read_csv(io.StringIO(complete), dtype={"run_id": str})
     except (csv.Error, pd.errors.ParserError, ValueError) as err:
-        raise RecordError(f"{frames.stored(path)} is not a table rfbench wrote ({str(err).strip()}); move it away, "
+        raise RecordError(f"{stored(path)} is not a table rfbench wrote ({str(err).strip()}); move it away, "
                           "and its trials are computed again") from None
     trial = trials.get("trial")
     if trial is not None and trials.empty:  # a header alone: a table with no rows (a job's empty frame)
@@ -153,7 +168,67 @@ def _read_table(path: Path) -> pd.DataFrame:
         log.warning("%s: its last line is cut mid-row and is left out, so the trial recorded after the row of "
                     "trial=%s is not counted (rerun the run's command to compute it again)", path,
                     trial.iloc[-1] if len(trial) else "none")
-    return trials
+    return _latest(path, trials, members) if len(members) > 1 else trials
+
+
+def _latest(path: Path, trials: pd.DataFrame, members: list[str]) -> pd.DataFrame:
+    """The rows ``trials`` of the frame ``path`` appended as ``members``: of each trial, those of the last member
+    holding it (a trial computed again, its first process killed before recording it, was appended again),
+    sorted by trial as a frame written whole is."""
+    counts = [sum(1 for row in csv.reader(io.StringIO(text)) if row) for text in members]
+    counts[0] -= 1  # the header
+    if sum(counts) != len(trials):
+        raise RecordError(f"{stored(path)}: its gzip members hold {sum(counts)} rows, its table {len(trials)}: not a "
+                          "frame rfbench wrote; move it away, and its trials are computed again")
+    member = np.repeat(np.arange(len(members)), counts)
+    latest = pd.Series(member).groupby(trials["trial"].to_numpy()).transform("max").to_numpy() == member
+    return trials[latest].sort_values("trial", kind="stable").reset_index(drop=True)
+
+
+def _members(path: Path) -> list[str]:
+    """The texts of the record ``path`` (its gzip members', or a plain file's one); FileNotFoundError if it is in
+    neither form, a RecordError if it is damaged.  A damaged .gz is looked at again once no writer holds the
+    frame's lock: a reader without the lock may have met an append under way."""
+    found, held = frames.read(path)
+    if held.damage:
+        with _reading(_lock_of(path)) as waited:
+            if waited:
+                found, held = frames.read(path)
+    if held.damage:
+        raise RecordError(f"{found} is {held.damage}: rerun the run's command (it computes the trials it held "
+                          "again), or restore the file (git checkout)")
+    return held.members
+
+
+@contextlib.contextmanager
+def _reading(lock_file: Path) -> Iterator[bool]:
+    """Hold a shared ``flock`` on ``lock_file`` (waiting for its writer); yield False, holding nothing, if there is
+    no such regular file (no writer ever worked here) or this thread holds it (it is the writer).  Opened
+    read-only: a read-only tree can be read."""
+    if _holder_key(lock_file) in _HELD:
+        yield False
+        return
+    try:
+        fd = os.open(lock_file, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        yield False
+        return
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            yield False
+            return
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        yield True
+    finally:
+        os.close(fd)
+
+
+def read_text(path: Path) -> str:
+    """The CSV text of the record ``path`` (either form) as its readers see it: FileNotFoundError if there is none,
+    a RecordError if it is damaged.  Of a frame whose trials were appended, the table of each trial's latest
+    rows (:func:`_latest`), written anew."""
+    members = _members(path)
+    return "".join(members) if len(members) == 1 else _read_table(path).to_csv(index=False)
 
 
 #: A run folder's resolved config, which the folder's name (its run id) hashes.
@@ -182,7 +257,7 @@ def check_rows(path: Path, trials: pd.DataFrame, *, migrating_to: str | None = N
                               f"{sorted(trials.loc[foreign, 'run_id'].astype(str).unique())}, not {run.name}, the "
                               "folder's: rows of another run were copied in; move them to their own run's "
                               "trials.csv or remove them (rerun the run's command to compute what is missing)")
-    if has_config and path.name == frames.INDEX and len(trials):
+    if has_config and path.name == INDEX and len(trials):
         _check_unique(path, trials)
 
 
@@ -208,7 +283,7 @@ def read_config(run: Path) -> dict[str, Any]:
     """The config recorded in the run folder ``run``: a RecordError if it is not the non-empty YAML
     mapping rfbench writes (empty, a list, not YAML, not a regular file, not UTF-8)."""
     path = inside(run, run / CONFIG)
-    text, _ = frames.load(path)
+    text = frames.load(path).text
     try:
         cfg = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as err:
@@ -283,7 +358,7 @@ def complete(path: Path) -> bool:
     A missing file is not; nor is one cut short or damaged (no final newline, rows of unequal width,
     no data row, a cut or corrupt .gz), which is warned about: the caller computes it again and replaces it.
     """
-    if not frames.stored(path).exists():
+    if not stored(path).exists():
         return False
     if damage := table_damage(path):
         log.warning("%s is %s: computing it again", path, damage)
@@ -293,7 +368,8 @@ def complete(path: Path) -> bool:
 def table_damage(path: Path) -> str | None:
     """What makes the CSV record ``path`` (either form) no whole table (cut short, ragged rows, no data row,
     a cut or corrupt .gz); None if it is one."""
-    text, damage = frames.load(frames.stored(path))
+    held = frames.load(stored(path))
+    text, damage = held.text, held.damage
     if damage:
         return damage
     widths = [len(row) for row in csv.reader(io.StringIO(text)) if row]
@@ -316,7 +392,7 @@ def inside(root: Path, path: Path) -> Path:
 def _split_cut_line(path: Path) -> tuple[str, str]:
     """``path``'s text as (complete lines, incomplete last line); ("", "") if it does not exist."""
     try:
-        return _split_last_line(frames.read_text(path))
+        return _split_last_line("".join(_members(path)))
     except FileNotFoundError:
         return "", ""
 
@@ -383,12 +459,23 @@ def _holding(lock_file: Path, take: Callable[[int], bool], *, note: bool = False
             with contextlib.suppress(OSError):  # the note is for waiters: a full disk must not stop the work
                 os.ftruncate(fd, 0)
                 os.pwrite(fd, f"{os.getpid()} {socket.gethostname()} {time.time():.0f}\n".encode(), 0)
+        _HELD.add(_holder_key(lock_file))
         try:
             yield True
         finally:
+            _HELD.discard(_holder_key(lock_file))
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+#: The locks this process holds, by :func:`_holder_key`: a reader under its own writer's lock does not wait for it.
+_HELD: set[tuple[Path, int, int]] = set()
+
+
+def _holder_key(lock_file: Path) -> tuple[Path, int, int]:
+    """``lock_file`` held by this process and thread (a forked child holds none of its parent's locks)."""
+    return lock_file, os.getpid(), threading.get_ident()
 
 
 def _open_lock(lock_file: Path) -> int:
@@ -479,44 +566,100 @@ def record_trial(path: Path, row: Mapping[str, Any]) -> pd.DataFrame:
 
 
 def record_grid(path: Path, grid: pd.DataFrame) -> None:
-    """Put one trial's grid scores (rows with a ``trial`` column) in ``path``, replacing earlier rows
-    of that trial (left by a run killed before it recorded the trial)."""
+    """Put one trial's rows (a frame with a ``trial`` column: grid scores, a job's frame) in the frame ``path``.
+
+    A gzipped frame whose header the rows share gets them appended as one gzip member, which costs that trial's
+    bytes alone; readers take each trial's rows from the last member holding it (:func:`_latest`), so rows a
+    run killed before recording the trial left are replaced.  Otherwise (a plain frame, under
+    :data:`~rfbench.engine.frames.GZIP_ABOVE_BYTES` of text; other columns; no rows) the frame is written
+    whole, earlier rows of that trial replaced, and switches to gzip once its text outgrows the threshold.
+    """
     with locked(_lock_of(path)):
         _finish_switch(path)
+        if _lock_of(path).read_bytes():  # an append whose process was killed: its member may be cut short
+            _repair_frame(path, path.with_name(INDEX))
+        head, _, rows = grid.to_csv(index=False).partition("\n")
+        if len(grid) and gzipped(path).exists() and frames.header(gzipped(path)) == head:
+            _append(path, rows)
+            return
         old = read_trials(path)
         if len(old):
             old = old[~old["trial"].isin(grid["trial"].unique())]
         merged = pd.concat([old, grid], ignore_index=True).sort_values("trial", kind="stable")
-        frames.write_frame(path, merged.to_csv(index=False))
+        write_frame(path, merged.to_csv(index=False))
+
+
+#: What a frame's lock file holds while a trial is appended to the frame (nothing otherwise): its next writer
+#: that finds it there knows that the append's process was killed, and checks the frame's last member.
+_APPENDING = b"appending\n"
+
+
+def _append(path: Path, rows: str) -> None:
+    """Append the CSV lines ``rows`` to the gzipped frame ``path`` as one gzip member, flushed to disk (the caller
+    holds the frame's lock and repaired a killed append: no member ever follows a damaged one)."""
+    _lock_of(path).write_bytes(_APPENDING)
+    atomic.append_whole(gzipped(path), frames.pack(rows))
+    _lock_of(path).write_bytes(b"")
+
+
+def write_frame(path: Path, text: str) -> None:
+    """Store the CSV ``text`` of the record ``path`` (``<key>.csv``) whole, in its form (plain, or one gzip member:
+    :func:`~rfbench.engine.frames.stored_gzipped`), atomically.
+
+    A switch to gzip writes ``<key>.csv.gz`` first, atomically and whole, then removes ``<key>.csv``:
+    a writer killed between the two leaves both files, the .gz holding every row (:func:`stored`).
+    """
+    if not stored_gzipped(path, text):
+        write_atomic(path, text)
+        return
+    with atomic.atomic_write(gzipped(path), "wb") as handle:
+        handle.write(frames.pack(text))
+    path.unlink(missing_ok=True)
+
+
+def write_config(run: Path, cfg: Mapping[str, Any]) -> None:
+    """Write the resolved config ``cfg`` as the run folder's :data:`CONFIG` once, when the run starts (a resume
+    keeps the record: execution keys such as ``blas_threads`` change with the launcher, and prose such as
+    ``dataset.deviations`` with the docs, not the results)."""
+    if not (run / CONFIG).exists():
+        write_atomic(run / CONFIG, OmegaConf.to_yaml(OmegaConf.create(dict(cfg))))
 
 
 def clear_trials(path: Path) -> None:
     """Forget every trial recorded at ``path``, in either form (for ``experiment.force``)."""
     with locked(_lock_of(path)):
         path.unlink(missing_ok=True)
-        frames.gzipped(path).unlink(missing_ok=True)
+        gzipped(path).unlink(missing_ok=True)
+        _lock_of(path).write_bytes(b"")
 
 
-def repair_run(run: Path) -> None:
+def repair_run(run: Path, *, started: float) -> None:
     """Make the records of ``run`` whole before it resumes, each repair warned.
 
-    A ``trials.csv`` row cut short is dropped (:func:`repair_trials`).  A frame in both forms (a switch
-    to gzip interrupted) keeps its .gz, written first and whole, and loses its .csv.  A frame cut short
-    or damaged (a .csv's last line without its end, a .gz cut or corrupt) keeps the rows of the trials
-    before the last one it still shows whole lines of (its rows are sorted by trial), and the trials
-    from that one on leave ``trials.csv``: they are computed again, as a trial whose row was cut is.
+    The temporaries of writers killed before ``started`` (a ``time.time()``) go.  A ``trials.csv`` row cut
+    short is dropped (:func:`repair_trials`).  A frame in both forms (a switch to gzip interrupted) keeps its
+    .gz, written first and whole, and loses its .csv.  A gzipped frame whose first member is whole and a later
+    one cut short or damaged (an append killed midway) keeps its whole members; the trials recorded that they
+    hold no row of leave ``trials.csv``.  A frame otherwise cut short or damaged (a .csv's last line without
+    its end, a .gz cut or corrupt in its first member) keeps the rows of the trials before the last one it
+    still shows whole lines of (its rows are sorted by trial), and the trials from that one on leave
+    ``trials.csv``.  Either way they are computed again, as a trial whose row was cut is.
     """
-    repair_trials(run / frames.INDEX)
-    _drop_copies(run / frames.INDEX)
+    for tmp in atomic.remove_stale_temporaries(run, before=started):
+        log.info("removed %s, left by a killed write", tmp)
+    repair_trials(run / INDEX)
+    _drop_copies(run / INDEX)
     for path in frames.frame_paths(run):
         with locked(_lock_of(path)):
             _finish_switch(path)
-            _repair_frame(path, run / frames.INDEX)  # takes the table's lock: always after a frame's, no deadlock
+            _repair_frame(path, run / INDEX)  # takes the table's lock: always after a frame's, no deadlock
+            if _lock_of(path).read_bytes():  # an append killed after its member was whole: nothing to cut
+                _lock_of(path).write_bytes(b"")
 
 
 def _finish_switch(path: Path) -> None:
     """Remove the .csv of the frame ``path`` if its .gz exists too (the caller holds the frame's lock)."""
-    packed = frames.gzipped(path)
+    packed = gzipped(path)
     if packed.exists() and path.exists():
         log.warning("%s: removed, as %s holds every row (a switch to gzip was interrupted)", path, packed.name)
         path.unlink()
@@ -529,11 +672,15 @@ def _repair_frame(path: Path, index: Path) -> None:
     The table forgets first: a stop between the two leaves the frame damaged, so the next resume repairs
     it again, while the other order would leave trials recorded whose rows the frame no longer holds.
     """
-    found = frames.stored(path)
+    found = stored(path)
     if not found.exists():
         return
-    text, damage = frames.load(found)
+    held = frames.load(found)
+    text, damage = held.text, held.damage
     if damage is None and text.endswith("\n"):
+        return
+    if damage and held.end:
+        _cut_to_whole_members(found, held, index)
         return
     complete, _ = _split_last_line(text)
     try:
@@ -544,19 +691,34 @@ def _repair_frame(path: Path, index: Path) -> None:
                           "move it away, and its run's trials are computed again") from None
     log.warning("%s is %s: keeping the rows of trials before %d, the later ones are computed again", found,
                 damage or "cut short (its last line has no end)", first_lost)
-    _forget_from(index, first_lost)
+    _forget(index, lambda trial: trial >= first_lost)
     if rows is None:
         found.unlink()
     else:
-        frames.write_frame(path, rows[rows["trial"] < first_lost].to_csv(index=False))
+        write_frame(path, rows[rows["trial"] < first_lost].to_csv(index=False))
 
 
-def _forget_from(path: Path, first: int) -> None:
-    """Drop the rows of trials ``first`` and later from the trials table ``path``: they are computed again."""
+def _cut_to_whole_members(found: Path, held: frames.Stored, index: Path) -> None:
+    """Cut the gzipped frame ``found`` back to its whole members (``held``), after dropping from the trials table
+    ``index`` the trials they hold no row of (the damaged member's; with them any trial of no rows)."""
+    try:
+        kept = set(pd.read_csv(io.StringIO("".join(held.members)), usecols=["trial"])["trial"])
+    except (pd.errors.ParserError, ValueError) as err:
+        raise RecordError(f"{found} is {held.damage} and its whole members are no table of trials ({err}): move it "
+                          "away, and its run's trials are computed again") from None
+    log.warning("%s is %s: keeping its whole gzip members (the first %d bytes), the trials they hold no row of are "
+                "computed again", found, held.damage, held.end)
+    _forget(index, lambda trial: ~trial.isin(kept))
+    os.truncate(found, held.end)
+
+
+def _forget(path: Path, lost: Callable[[pd.Series], pd.Series]) -> None:
+    """Drop the rows of the trials ``lost(trial column)`` marks from the trials table ``path``: they are computed
+    again."""
     with locked(_lock_of(path)):
         trials = read_trials(path)
-        if len(trials) and (trials["trial"] >= first).any():
-            write_csv(path, trials[trials["trial"] < first])
+        if len(trials) and lost(trials["trial"]).any():
+            write_csv(path, trials[~lost(trials["trial"])])
 
 
 def remove_if_no_trials(run: Path) -> bool:

@@ -30,13 +30,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from omegaconf import OmegaConf
 from threadpoolctl import threadpool_limits
 
 from rfbench.dataset import Dataset, load_dataset
-from rfbench.engine import atomic, components, frames, interrupt, jobs, records
+from rfbench.engine import components, interrupt, jobs, records
 from rfbench.engine import config as config_
-from rfbench.engine.atomic import write_atomic
 from rfbench.engine.memory import peak_mib
 from rfbench.engine.progress import TRIAL_LOG, TrialProgress, trial_progress
 from rfbench.kernel import Kernel
@@ -71,7 +69,7 @@ def _run(cfg: dict, start: float) -> pd.DataFrame:
         kernel = _check_against_data(cfg, data)  # the last checks: nothing is written before them
         out = records.run_dir(cfg)
         grid = out / "grid.csv"
-        for path in (out, out / "trials.csv", grid, frames.gzipped(grid)):  # what a resume reads and writes
+        for path in (out, out / "trials.csv", grid, records.gzipped(grid)):  # what a resume reads and writes
             records.inside(Path(cfg["experiment"]["results_dir"]), path)
         new = [p for p in out.parents if not p.exists()]  # innermost first
         out.mkdir(parents=True, exist_ok=True)
@@ -115,16 +113,11 @@ def _remove_if_no_trials(out: Path, new: list[Path]) -> None:
 
 def _prepare(cfg: dict, out: Path, start: float) -> list[int]:
     """Clear what killed writers left (temporaries, a row cut short, a frame in both forms); return the
-    trials to do, and write the run's config once, when it starts (a resume keeps the record: execution keys such as
-    ``blas_threads`` change with the launcher, and prose such as ``dataset.deviations`` with the
-    docs, not the results)."""
-    for tmp in atomic.remove_stale_temporaries(out, before=start):
-        log.info("removed %s, left by a killed write", tmp)
-    records.repair_run(out)
+    trials to do, and write the run's config once, when it starts (:func:`records.write_config`)."""
+    records.repair_run(out, started=start)
     trials = range(cfg["experiment"]["trials"])
     todo = list(trials) if cfg["experiment"]["force"] else sorted(set(trials) - records.recorded(out / "trials.csv"))
-    if not (out / "config.yaml").exists():
-        write_atomic(out / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(cfg)))
+    records.write_config(out, cfg)
     return todo
 
 
@@ -309,7 +302,7 @@ def _summarize(out: Path) -> pd.DataFrame:
     records.write_csv(out / "summary.csv", summary)
     log.info("summary over %d trial(s): %s", len(trials), _format_summary(summary))
     log.info("results in %s: trials.csv (a row per trial), %ssummary.csv, config.yaml, run.log (each trial's line)",
-             out, "grid.csv, " if frames.stored(out / "grid.csv").exists() else "")
+             out, "grid.csv, " if records.stored(out / "grid.csv").exists() else "")
     return trials
 
 

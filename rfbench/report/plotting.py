@@ -22,8 +22,8 @@ import pandas as pd  # noqa: E402
 from matplotlib.ticker import MaxNLocator, NullLocator  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from rfbench.engine.atomic import atomic_write  # noqa: E402
 from rfbench.engine.records import config_columns  # noqa: E402
+from rfbench.storage.atomic import atomic_write  # noqa: E402
 
 #: Columns that tell one curve from another.
 SERIES = ["kernel.name", "feature_map.name", "feature_map.part"]

@@ -31,7 +31,6 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from rfbench.engine import campaign, records  # noqa: E402
-from rfbench.engine.atomic import write_atomic  # noqa: E402
 from rfbench.report import command, plotting, runs, summary, verdicts  # noqa: E402
 from rfbench.report.published import PublishedError  # noqa: E402
 from rfbench.report.verdicts import (  # noqa: E402
@@ -48,6 +47,7 @@ from rfbench.report.verdicts import (  # noqa: E402
     NOT_YET,
     WORSE,
 )
+from rfbench.storage.atomic import write_atomic  # noqa: E402
 
 #: Columns that make a CSV a list of deviations from the paper's protocol.
 DEVIATIONS = {"deviation", "reason"}

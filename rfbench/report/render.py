@@ -16,7 +16,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from rfbench.engine.atomic import write_atomic  # noqa: E402
 from rfbench.report import plotting, verdicts  # noqa: E402
 from rfbench.report.verdicts import (  # noqa: E402
     AGREES,
@@ -27,6 +26,7 @@ from rfbench.report.verdicts import (  # noqa: E402
     NOT_YET,
     WORSE,
 )
+from rfbench.storage.atomic import write_atomic  # noqa: E402
 
 #: A cell's verdict by colour in the comparison figure (cells with a difference only).
 VERDICT_COLORS = {AGREES: "C2", BETTER: "C0", WORSE: "C3", NOT_COMPARABLE: "#e0a030"}

@@ -23,11 +23,11 @@ from hydra.core.global_hydra import GlobalHydra
 from hydra.types import HydraContext, RunMode
 
 from rfbench.engine import campaign, records
-from rfbench.engine.atomic import write_atomic
 from rfbench.engine.config import CONFIG_DIR, ConfigError
 from rfbench.engine.launch import CampaignSweeper
 from rfbench.engine.schedule import hours_minutes, makespan
 from rfbench.report import command
+from rfbench.storage.atomic import write_atomic
 
 #: The campaigns of the page: every paper's (``make <paper>``) and the atlas's (``make atlas``).
 CAMPAIGNS = ("askrff", "li", "qmc", "rr", "tutorial", "atlas")

@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from rfbench.engine import atomic, config, frames, records
+from rfbench.engine import config, frames, records
+from rfbench.storage import atomic
 
 
 def test_summarize_matches_pandas_mean_and_sample_std():
@@ -140,7 +141,7 @@ def test_a_frame_over_the_threshold_is_stored_gzipped_and_read_back_bit_for_bit(
     records.record_grid(path, frame)
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == ["points.csv.gz"]
     assert frames.stored(path) == tmp_path / "points.csv.gz"
-    assert frames.read_text(path) == frame.to_csv(index=False)
+    assert records.read_text(path) == frame.to_csv(index=False)
     pd.testing.assert_frame_equal(records.read_trials(path), frame, check_exact=True)
     assert gzip.decompress((tmp_path / "points.csv.gz").read_bytes()).decode() == frame.to_csv(index=False)
 
@@ -154,8 +155,10 @@ def test_the_gzip_bytes_depend_on_the_text_alone(tmp_path):
     assert data == frames.gzipped(second).read_bytes()
     assert data[3] == 0 and data[4:8] == bytes(4) and data[8:10] == b"\x02\x03"  # no FNAME; MTIME 0; XFL 2, OS 3
     assert gzip.decompress(data).decode() == large_frame(0).to_csv(index=False)
-    records.record_grid(first, large_frame(0))  # the same trial recorded again: its rows replaced, same bytes
-    assert frames.gzipped(first).read_bytes() == data
+    records.record_grid(first, large_frame(0))  # the same trial recorded again: one member appended, read as before
+    rows = large_frame(0).to_csv(index=False).partition("\n")[2]
+    assert frames.gzipped(first).read_bytes() == data + frames.pack(rows)
+    pd.testing.assert_frame_equal(records.read_trials(first), large_frame(0), check_exact=True)
 
 
 def test_a_small_frame_stays_plain_a_gzipped_one_stays_gzipped_and_one_that_grows_switches(tmp_path):
@@ -170,6 +173,131 @@ def test_a_small_frame_stays_plain_a_gzipped_one_stays_gzipped_and_one_that_grow
     assert sorted(records.read_trials(growing)["trial"].unique()) == [0, 1, 2, 3]
     records.record_grid(growing, large_frame(3, rows=1))  # shrinks below the threshold: still gzipped
     assert not growing.exists() and frames.gzipped(growing).exists() and len(records.read_trials(growing)) == 3001
+
+
+def _bytes_written() -> int:
+    """The bytes this process has passed to write(2) so far (Linux's /proc/self/io)."""
+    return int(re.search(r"wchar: (\d+)", Path("/proc/self/io").read_text())[1])
+
+
+def _rows(frame: pd.DataFrame) -> str:
+    """A trial's CSV lines without the header: what an append adds to a gzipped frame."""
+    return frame.to_csv(index=False).partition("\n")[2]
+
+
+def test_recording_a_trial_in_a_gzipped_frame_writes_that_trials_member_alone(tmp_path):
+    """O(the trial), not O(the frame): each trial costs its own gzip member (and the lock's note), however many
+    trials the frame holds already; the frame reads back as recorded."""
+    path = tmp_path / "points.csv"
+    records.record_grid(path, large_frame(0))  # over the threshold: gzipped from the first trial
+    written = []
+    for t in range(1, 16):
+        before = _bytes_written()
+        records.record_grid(path, large_frame(t, rows=500))
+        written.append(_bytes_written() - before)
+    members = [len(frames.pack(_rows(large_frame(t, rows=500)))) for t in range(1, 16)]
+    assert written == [member + len(records._APPENDING) for member in members]
+    assert frames.gzipped(path).stat().st_size > 5 * max(written)  # the frame is much larger than an append
+    whole = pd.concat([large_frame(0), *(large_frame(t, rows=500) for t in range(1, 16))], ignore_index=True)
+    pd.testing.assert_frame_equal(records.read_trials(path), whole, check_exact=True)
+
+
+def test_a_trial_appended_again_after_a_kill_is_read_from_its_latest_member(tmp_path):
+    run = tmp_path / "runs" / "abc"
+    path = run / "points.csv"
+    records.record_grid(path, large_frame(0))
+    records.record_trial(run / "trials.csv", {"trial": 0})
+    records.record_grid(path, large_frame(1, rows=50).assign(a=0.0))  # killed before its row: no result
+    records.record_grid(path, large_frame(2, rows=50))
+    records.record_trial(run / "trials.csv", {"trial": 2})
+    records.record_grid(path, large_frame(1, rows=50))  # computed again by the next run
+    records.record_trial(run / "trials.csv", {"trial": 1})
+    assert len(frames.load(frames.gzipped(path)).members) == 4
+    whole = pd.concat([large_frame(0), large_frame(1, rows=50), large_frame(2, rows=50)], ignore_index=True)
+    pd.testing.assert_frame_equal(records.read_trials(path), whole, check_exact=True)  # sorted by trial, as before
+    assert records.read_text(path) == whole.to_csv(index=False)  # what a migration rewrites
+
+
+def test_rows_with_other_columns_rewrite_the_gzipped_frame_whole(tmp_path):
+    path = tmp_path / "points.csv"
+    records.record_grid(path, large_frame(0))
+    records.record_grid(path, large_frame(1, rows=5).assign(e=1.5))
+    assert len(frames.load(frames.gzipped(path)).members) == 1
+    read = records.read_trials(path)
+    assert read["e"].isna().sum() == 4000 and (read.loc[read["trial"] == 1, "e"] == 1.5).all()
+
+
+def _killed_mid_append(path: Path) -> None:
+    """Record trial 1 in the gzipped frame ``path``, killed (SIGKILL) once half its member is on disk."""
+    write = os.write
+
+    def half_then_killed(fd, data):
+        write(fd, bytes(data[:len(data) // 2]))
+        os.kill(os.getpid(), signal.SIGKILL)
+    atomic.os.write = half_then_killed
+    records.record_grid(path, large_frame(1, rows=500))
+
+
+@pytest.mark.parametrize("resumed", [True, False])
+def test_an_append_killed_midway_is_refused_then_cut_off_by_the_resume_or_the_next_writer(tmp_path, caplog, resumed):
+    run = tmp_path / "runs" / "abc"
+    path, packed = run / "points.csv", run / "points.csv.gz"
+    records.record_grid(path, large_frame(0))
+    records.record_trial(run / "trials.csv", {"trial": 0})
+    size = packed.stat().st_size
+    killed = multiprocessing.get_context("fork").Process(target=_killed_mid_append, args=(path,))
+    killed.start()
+    killed.join()
+    assert killed.exitcode == -signal.SIGKILL and packed.stat().st_size > size
+    with pytest.raises(records.RecordError, match=re.escape(f"{packed} is cut short (its gzip stream ends early)")):
+        records.read_trials(path)  # never read in part
+    with caplog.at_level("WARNING", logger="rfbench"):
+        if resumed:  # the run, resuming
+            records.repair_run(run, started=time.time())
+            assert packed.stat().st_size == size and records.recorded(run / "trials.csv") == {0}
+        records.record_grid(path, large_frame(1, rows=500))  # else another run at work, after the kill
+    assert "keeping its whole gzip members" in caplog.text
+    records.record_trial(run / "trials.csv", {"trial": 1})
+    whole = pd.concat([large_frame(0), large_frame(1, rows=500)], ignore_index=True)
+    pd.testing.assert_frame_equal(records.read_trials(path), whole, check_exact=True)
+    assert records._lock_of(path).read_bytes() == b""
+
+
+def test_a_reader_that_meets_an_append_under_way_waits_for_its_writer(tmp_path):
+    path = tmp_path / "points.csv"
+    records.record_grid(path, large_frame(0))
+    member = frames.pack(_rows(large_frame(1, rows=50)))
+    read = []
+    with records.locked(records._lock_of(path)), open(frames.gzipped(path), "ab") as handle:
+        handle.write(member[:100])
+        handle.flush()
+        reader = threading.Thread(target=lambda: read.append(records.read_trials(path)))
+        reader.start()
+        time.sleep(0.3)  # the reader meets the member cut short, and waits for the lock
+        handle.write(member[100:])
+    reader.join()
+    whole = pd.concat([large_frame(0), large_frame(1, rows=50)], ignore_index=True)
+    pd.testing.assert_frame_equal(read[0], whole, check_exact=True)
+
+
+def test_a_damaged_gzipped_frame_is_refused_to_its_writer_too(tmp_path):
+    """The writer holds the frame's lock: its own read of a damaged member refuses it, never waits for itself."""
+    path = tmp_path / "points.csv"
+    records.record_grid(path, large_frame(0))
+    records.record_grid(path, large_frame(1, rows=50))
+    packed = frames.gzipped(path)
+    packed.write_bytes(packed.read_bytes()[:-100])  # damage the last member, not by an append (no note)
+    raised = []
+
+    def record() -> None:
+        try:
+            records.record_grid(path, large_frame(2, rows=50).assign(e=1.0))  # other columns: the frame is read
+        except records.RecordError as err:
+            raised.append(str(err))
+    writer = threading.Thread(target=record)
+    writer.start()
+    writer.join(timeout=60)
+    assert not writer.is_alive() and raised and f"{packed} is cut short" in raised[0]
 
 
 def _killed_between_gz_and_unlink(path):
@@ -190,7 +318,7 @@ def test_an_interrupted_switch_to_gzip_reads_the_gz_and_is_finished_by_the_run(t
     assert path.exists() and frames.gzipped(path).exists()  # the trace of the interrupted switch
     assert records.read_trials(path)["trial"].value_counts().to_dict() == {0: 1000, 1: 4000}  # the .gz: every row
     with caplog.at_level("WARNING", logger="rfbench"):
-        records.repair_run(run)  # the run itself, resuming
+        records.repair_run(run, started=time.time())  # the run itself, resuming
     assert not path.exists() and "a switch to gzip was interrupted" in caplog.text
     assert records.read_trials(path)["trial"].value_counts().to_dict() == {0: 1000, 1: 4000}  # every row kept
 
@@ -223,8 +351,10 @@ def test_records_are_found_in_either_form_by_their_csv_name(tmp_path):
 
 @pytest.mark.parametrize("rows, damage, kept", [
     (10, lambda data: data[:-7], [0, 1]),  # a plain frame's last line cut: trial 2 is recomputed
-    (4000, lambda data: data[:len(data) * 2 // 3], [0]),  # a .gz cut inside trial 1 or 2: both are recomputed
-    (4000, lambda data: data[:-8] + bytes(8), []),  # a .gz failing its CRC: nothing of it is trusted
+    # a .gz is trial 0's member, written whole (over the threshold), then trial 1's and 2's, appended
+    (4000, lambda data: data[:1000], []),  # cut inside its first member: nothing whole is left
+    (4000, lambda data: data[:-1000], [0, 1]),  # cut inside trial 2's member: the members before it are whole
+    (4000, lambda data: data[:-8] + bytes(8), [0, 1]),  # trial 2's member failing its CRC: the others pass theirs
 ])
 def test_a_resume_keeps_the_whole_trials_of_a_damaged_frame_and_forgets_the_others(tmp_path, caplog, rows, damage,
                                                                                    kept):
@@ -236,14 +366,14 @@ def test_a_resume_keeps_the_whole_trials_of_a_damaged_frame_and_forgets_the_othe
     found = frames.stored(path)
     found.write_bytes(damage(found.read_bytes()))
     with caplog.at_level("WARNING", logger="rfbench"):
-        records.repair_run(run)
-    assert "the later ones are computed again" in caplog.text
+        records.repair_run(run, started=time.time())
+    assert "computed again" in caplog.text
     assert records.recorded(run / "trials.csv") == set(kept)
     if kept:
         whole = pd.concat([large_frame(t, rows) for t in kept], ignore_index=True)
         pd.testing.assert_frame_equal(records.read_trials(path), whole, check_exact=True)
     else:
-        assert not frames.stored(path).exists()
+        assert records.read_trials(path).empty
 
 
 def test_a_repair_stopped_before_rewriting_the_frame_is_finished_by_the_next_resume(tmp_path, monkeypatch):
@@ -257,11 +387,11 @@ def test_a_repair_stopped_before_rewriting_the_frame_is_finished_by_the_next_res
     def stopped(*args, **kwargs):
         raise KeyboardInterrupt
     with monkeypatch.context() as patch:
-        patch.setattr(frames, "write_frame", stopped)
+        patch.setattr(records, "write_frame", stopped)
         with pytest.raises(KeyboardInterrupt):
-            records.repair_run(run)
+            records.repair_run(run, started=time.time())
     assert records.recorded(run / "trials.csv") == {0, 1}  # the table forgot first: trial 2 is not taken as done
-    records.repair_run(run)
+    records.repair_run(run, started=time.time())
     assert records.recorded(run / "trials.csv") == {0, 1}
     whole = pd.concat([large_frame(t, 10) for t in (0, 1)], ignore_index=True)
     pd.testing.assert_frame_equal(records.read_trials(path), whole, check_exact=True)
@@ -320,11 +450,11 @@ def test_the_resume_drops_exact_copies_saying_so_and_keeps_conflicting_rows_for_
     lines = (run / "trials.csv").read_text().splitlines()
     (run / "trials.csv").write_text("\n".join([*lines, lines[1], lines[2]]) + "\n")
     with caplog.at_level(logging.WARNING, "rfbench"):
-        records.repair_run(run)
+        records.repair_run(run, started=time.time())
     assert "dropped line(s) 4, 5, exact copies of earlier rows of trial(s) [0, 1]" in caplog.text
     assert (run / "trials.csv").read_text().splitlines() == lines
     (run / "trials.csv").write_text("\n".join([*lines, lines[1].replace(",0.75", ",0.25")]) + "\n")
-    records.repair_run(run)
+    records.repair_run(run, started=time.time())
     with pytest.raises(records.RecordError, match="with different values"):
         records.recorded(run / "trials.csv")
 
@@ -360,7 +490,7 @@ def test_a_fifo_or_a_folder_where_a_record_belongs_is_refused_without_blocking(t
         records.record_grid(run / "grid.csv", pd.DataFrame({"trial": [0]}))
     (run / "grid.csv").mkdir()
     with pytest.raises(records.RecordError, match="grid.csv is a folder, not a regular file"):
-        frames.read_text(run / "grid.csv")
+        records.read_text(run / "grid.csv")
 
 
 @pytest.mark.parametrize("gzipped", [False, True])

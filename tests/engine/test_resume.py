@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from rfbench.engine import atomic
+from rfbench.storage import atomic
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.slow

@@ -36,8 +36,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from rfbench.engine import campaign, jobs, records  # noqa: E402
-from rfbench.engine.atomic import write_atomic  # noqa: E402
 from rfbench.report import plotting, render  # noqa: E402
+from rfbench.storage.atomic import write_atomic  # noqa: E402
 
 #: The test score of each task, and whether lower is better.
 SCORES = {"test_accuracy": False, "test_relative_error": True}

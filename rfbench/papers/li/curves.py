@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench.engine import frames, records
+from rfbench.engine import records
 from rfbench.feature_map.gcws import index_width
 from rfbench.papers.li import tables as li_tables
 from rfbench.report import plotting, render
@@ -35,7 +35,7 @@ def grids(root: Path, point: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(trials, grid)``: the trials below ``root`` and every trial's grid rows, each grid row
     with the ``point`` columns of its run."""
     trials = collect_single_runs(root, point)
-    paths = frames.record_paths(root, "runs/*/grid.csv")  # plain or gzipped
+    paths = records.record_paths(root, "runs/*/grid.csv")  # plain or gzipped
     grid = pd.concat([records.read_trials(p) for p in paths], ignore_index=True)
     config = trials.groupby("run_id")[[c for c in point if c in trials.columns]].first()
     return trials, grid.merge(config, left_on="run_id", right_index=True)

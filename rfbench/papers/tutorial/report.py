@@ -21,10 +21,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from rfbench.engine import jobs, records  # noqa: E402
-from rfbench.engine.atomic import write_atomic  # noqa: E402
 from rfbench.papers.tutorial.demo import exact_limit, quadrature_limit, stated_target  # noqa: E402
 from rfbench.report import plotting  # noqa: E402
 from rfbench.report.numbers import finite  # noqa: E402
+from rfbench.storage.atomic import write_atomic  # noqa: E402
 
 #: What restores a damaged record of the tutorial's job.
 RERUN = "restore the file from git, or delete the tutorial's run folder and rerun `make tutorial`"

@@ -9,8 +9,8 @@ import pytest
 from omegaconf import OmegaConf
 
 from rfbench.engine import config, records
-from rfbench.engine.atomic import write_atomic
 from rfbench.papers.qmc import protocol
+from rfbench.storage.atomic import write_atomic
 
 #: The sigma every toy dataset's (stubbed) CV chooses.
 SIGMA = 0.8

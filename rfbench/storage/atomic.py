@@ -1,4 +1,5 @@
-"""Atomic file writes: a temporary file beside the destination, renamed into place on success.
+"""Atomic file writes: a temporary file beside the destination, renamed into place on success; and
+appends of bytes that land whole or not at all.
 
 An interrupted or failing writer leaves the destination as it was, never half-written, and
 no temporary behind.  The file gets the permissions a plain ``open`` would give it
@@ -79,3 +80,26 @@ def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (:func:`atomic_write`)."""
     with atomic_write(path, "w") as handle:
         handle.write(text)
+
+
+def append_whole(path: Path, data: bytes) -> None:
+    """Append ``data`` to the existing file ``path`` and flush it to disk, or leave the file as it was.
+
+    The caller holds the file's lock (one writer at a time).  A write refused midway (a full disk, an
+    interruption) is undone by cutting the file back to its length before; a writer killed outright
+    leaves part of ``data`` at the end, which the format's own commit marker must reveal (a gzip
+    member's CRC and length: :mod:`rfbench.engine.frames`).
+    """
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        length = os.fstat(fd).st_size
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        except BaseException:
+            os.ftruncate(fd, length)
+            raise
+    finally:
+        os.close(fd)

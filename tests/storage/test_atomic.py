@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from rfbench.engine import atomic
+from rfbench.storage import atomic
 
 
 def test_replaces_only_on_success_and_leaves_no_temporary(tmp_path):
