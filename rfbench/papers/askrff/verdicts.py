@@ -67,8 +67,8 @@ def _kernel_option_cause(row: pd.Series, kernel_options: pd.DataFrame) -> str | 
         return None
     arm = arms.iloc[0]
     return (EXPLAINED + f"`make askrff-kernel-options` (record: {PAPER}/kernel_options/kernel_options.csv; runs "
-            f"{arm['runs']}): {arm['arm']} gives {arm['accuracy']:.2f} over {int(arm['n'])} trial(s), within half "
-            "of this cell's gap to the paper's value")
+            f"{arm['runs']}): {arm['arm']}, over {int(arm['n'])} trial(s), lands within half of this cell's gap "
+            "to the paper's value")
 
 
 def _options_cause(row: pd.Series, options: pd.DataFrame) -> str:

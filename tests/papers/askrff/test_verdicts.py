@@ -86,6 +86,6 @@ def test_a_kernel_option_explains_a_cell_only_where_its_record_says_it_does(tmp_
     rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
     found = rules.cause(_row("letter", "gaussian", "RBF", 79.66, 77.55))
     assert found.startswith(EXPLAINED) and "make askrff-kernel-options" in found and "runs f1" in found
-    assert "RBF as cos gives 77.90 over 3 trial(s)" in found
+    assert "RBF as cos, over 3 trial(s), lands within half" in found
     assert rules.cause(_row("letter", "shift_gaussian", "Asy", 83.59, 80.63)) == UNEXPLAINED
     assert rules.cause(_row("ijcnn1", "gaussian", "RBF", 93.79, 93.16)) == UNEXPLAINED  # not in the record
