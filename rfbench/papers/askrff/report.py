@@ -9,9 +9,10 @@ are Figure 3's M = 2d points, the same runs.  Figure 1 (total-mass estimation on
 Gaussian data) reads the records of its job (:mod:`rfbench.papers.askrff.masses`).  ``equal_width`` is not the paper's:
 it sets Table 1's AsK-RFF cells against RBF at the same number of feature columns.
 
-    python -m rfbench.papers.askrff.report {fig1,fig2,fig3,table1,equal_width,liblinear,split_seeds} [--results results]
+    python -m rfbench.papers.askrff.report {fig1,fig2,fig3,table1,equal_width,liblinear,split_seeds,kernel_options}
+        [--results results]
 
-``liblinear`` and ``split_seeds`` are protocol studies (:mod:`rfbench.papers.askrff.studies`).
+``liblinear``, ``split_seeds`` and ``kernel_options`` are protocol studies (:mod:`rfbench.papers.askrff.studies`).
 """
 from __future__ import annotations
 
@@ -544,18 +545,20 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m rfbench.papers.askrff.report", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("target", choices=["fig1", "fig2", "fig3", "table1", "equal_width", "liblinear",
-                                           "split_seeds"])
+                                           "split_seeds", "kernel_options"])
     parser.add_argument("--results", type=Path, default=Path("results"),
                         help="results tree; the target writes <results>/askrff/<target> and reads its runs "
-                             "there (fig1, fig2, liblinear, split_seeds) or in <results>/askrff/accuracy (fig3, "
-                             "table1, equal_width)")
+                             "there (fig1, fig2, liblinear, split_seeds, kernel_options) or in "
+                             "<results>/askrff/accuracy (fig3, table1, equal_width)")
     args = parser.parse_args(argv)
     out = args.results / PAPER / args.target
     accuracy = args.results / PAPER / ACCURACY_RUNS
     targets = {"fig1": partial(fig1, out, args.results),
                "fig2": partial(fig2, out), "fig3": partial(fig3, accuracy, out),
                "table1": partial(table1, accuracy, out), "equal_width": partial(equal_width, accuracy, out),
-               "liblinear": partial(studies.liblinear, out, out), "split_seeds": partial(studies.split_seeds, out, out)}
+               "liblinear": partial(studies.liblinear, out, out), "split_seeds": partial(studies.split_seeds, out, out),
+               "kernel_options": partial(studies.kernel_options, out, out,
+                                         args.results / PAPER / "table1" / "table1.csv")}
     try:
         targets[args.target]()
     except (FileNotFoundError, ValueError) as err:

@@ -1,4 +1,5 @@
-"""AsK-RFF's protocol studies from small trees of runs written here: the LibLinear options and the split seeds."""
+"""AsK-RFF's protocol studies from small trees of runs written here: the LibLinear options, the split seeds and
+the kernel options."""
 import pandas as pd
 import pytest
 
@@ -31,12 +32,16 @@ def test_liblinear_lists_each_arm_against_the_papers_linear_cell(tmp_path):
 
 
 def test_split_seeds_summarizes_each_cell_over_partitions(tmp_path):
-    linear = {"kernel.name": "linear", "feature_map.name": "identity"}
+    linear = {"dataset.name": "spambase", "kernel.name": "linear", "feature_map.name": "identity"}
     for seed, accuracy in enumerate([0.900, 0.905, 0.910]):
         write_run(tmp_path, f"l{seed}", [accuracy, accuracy], **linear, **{"dataset.split.seed": seed})
-    write_run(tmp_path, "a0", [0.93, 0.95], **{"kernel.name": "shift_gaussian", "feature_map.name": "askrff",
-                                               "feature_map.part": "asymmetric", "dataset.split.seed": 0})
-    table = studies.split_seeds(tmp_path, tmp_path / "out").set_index(["method", "approximation"])
+    write_run(tmp_path, "a0", [0.93, 0.95], **{"dataset.name": "spambase", "kernel.name": "shift_gaussian",
+                                               "feature_map.name": "askrff", "feature_map.part": "asymmetric",
+                                               "dataset.split.seed": 0})
+    write_run(tmp_path, "t0", [0.70], **{**linear, "dataset.name": "letter", "dataset.split.seed": 0})
+    table = studies.split_seeds(tmp_path, tmp_path / "out").set_index(["dataset", "method", "approximation"])
+    assert table.loc[("letter", "linear", "Linear"), "paper"] == pytest.approx(72.541)  # each dataset its own
+    table = table.loc["spambase"]
     cell = table.loc[("linear", "Linear")]
     assert cell["partitions"] == 3 and cell["mean"] == pytest.approx(90.5) and cell["sd"] == pytest.approx(0.5)
     assert cell["partition 0"] == pytest.approx(90.0) and cell["paper"] == pytest.approx(90.261)
@@ -44,3 +49,28 @@ def test_split_seeds_summarizes_each_cell_over_partitions(tmp_path):
     asy = table.loc[("shift_gaussian", "Asy")]
     assert asy["mean"] == pytest.approx(94.0) and asy["paper"] == pytest.approx(92.689)
     assert not bool(asy["within 2 sd"])  # one partition: no sd
+
+
+def test_kernel_options_pairs_the_solver_by_trial_and_sets_rbfs_other_map_against_table_1(tmp_path):
+    table1 = tmp_path / "table1.csv"
+    pd.DataFrame([{"dataset": "letter", "method": "gaussian", "approximation": "RBF", "mean": 79.66,
+                   "published": 77.547},
+                  {"dataset": "letter", "method": "shift_gaussian", "approximation": "Asy", "mean": 83.59,
+                   "published": 80.631}]).to_csv(table1, index=False)
+    rbf = {"dataset.name": "letter", "kernel.name": "gaussian", "feature_map.name": "rff",
+           "classifier.log2_C": GRID, "classifier.solver": "newton"}
+    write_run(tmp_path, "form", [0.775, 0.781, 0.778], **rbf, **{"feature_map.variant": "cos_offset"})
+    asy = {"dataset.name": "letter", "kernel.name": "shift_gaussian", "feature_map.name": "askrff",
+           "feature_map.part": "asymmetric", "classifier.log2_C": "[5]"}
+    write_run(tmp_path, "ours", [0.84, 0.83], **asy, **{"classifier.solver": "newton"})
+    write_run(tmp_path, "s1", [0.83, 0.80], **asy, **{"classifier.solver": 1})
+    table = studies.kernel_options(tmp_path, tmp_path / "out", table1).set_index(["method", "arm"])
+    form = table.loc[("gaussian", "RBF as sqrt(2/M) cos(w'x + b), M columns")]
+    assert form["n"] == 3 and form["accuracy"] == pytest.approx(77.8) and form["paper"] == pytest.approx(77.547)
+    assert bool(form["explains"])  # 0.25 from the paper, within half of 2.11
+    s1 = table.loc[("shift_gaussian", "-s 1 L2-loss SVM, dual (LibLinear's default) at C = 32")]
+    assert s1["shift"] == pytest.approx(-2.0) and s1["accuracy"] == pytest.approx(81.5)
+    assert bool(s1["explains"])  # 2.96 - 2.0 = 0.96 left of 2.96: under half
+    ours = table.loc[("shift_gaussian", "L2-loss SVM to the optimum (ours) at C = 32")]
+    assert ours["shift"] == 0.0 and not bool(ours["explains"]) and ours["runs"] == "ours"
+    assert (tmp_path / "out" / "kernel_options.md").exists()

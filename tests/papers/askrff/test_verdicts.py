@@ -35,14 +35,16 @@ def test_without_the_studies_no_gap_but_cod_rnas_is_explained(tmp_path):
 def test_the_split_seed_study_explains_a_cell_whose_paper_value_is_within_2_sd_of_the_partition_means(tmp_path):
     (tmp_path / "split_seeds").mkdir()
     pd.DataFrame([
-        {"method": "gaussian", "approximation": "RBF", "partitions": 10, "mean": 92.4, "sd": 0.6, "min": 91.5,
-         "max": 93.3, "within 2 sd": True, "runs": "r1 r2"},
-        {"method": "linear", "approximation": "Linear", "partitions": 10, "mean": 90.3, "sd": 0.05, "min": 90.2,
-         "max": 90.4, "within 2 sd": False, "runs": "r3"}]).to_csv(tmp_path / "split_seeds" / "split_seeds.csv")
+        {"dataset": "spambase", "method": "gaussian", "approximation": "RBF", "partitions": 10, "mean": 92.4,
+         "sd": 0.6, "min": 91.5, "max": 93.3, "within 2 sd": True, "runs": "r1 r2"},
+        {"dataset": "spambase", "method": "linear", "approximation": "Linear", "partitions": 10, "mean": 90.3,
+         "sd": 0.05, "min": 90.2, "max": 90.4, "within 2 sd": False, "runs": "r3"}]).to_csv(
+        tmp_path / "split_seeds" / "split_seeds.csv")
     rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
     found = rules.cause(_row("spambase", "gaussian", "RBF", 93.2, 92.46))
-    assert found.startswith(EXPLAINED) and "make askrff-split-seeds" in found and "runs r1 r2" in found
+    assert found.startswith(EXPLAINED) and "`make askrff-split-seeds` (" in found and "runs r1 r2" in found
     assert "record: askrff/split_seeds/split_seeds.csv" in found
+    assert rules.cause(_row("letter", "gaussian", "RBF", 79.7, 77.5)) == UNEXPLAINED  # spambase's partitions only
     assert rules.cause(_row("spambase", "linear", "Linear", 90.65, 90.26)) == UNEXPLAINED
     assert rules.cause(_row("spambase", "shift_gaussian", "Asy", 93.3, 92.7)) == UNEXPLAINED  # not in the study
 
@@ -60,3 +62,30 @@ def test_a_liblinear_arm_the_text_allows_explains_a_linear_cell_when_it_closes_h
     found = rules.cause(_row("letter", "linear", "Linear", 68.5, 72.5))  # -1.0 against -4.0: closes 3/4
     assert found.startswith(EXPLAINED) and "run cs" in found and "record: askrff/liblinear/runs/cs" in found
     assert rules.cause(_row("ijcnn1", "linear", "Linear", 91.8, 91.0)) == UNEXPLAINED  # 0.6 of 0.8 left
+
+
+def test_letters_partitions_explain_a_letter_cell_by_its_own_target(tmp_path):
+    (tmp_path / "split_seeds").mkdir()
+    pd.DataFrame([{"dataset": "letter", "method": "sinh_gaussian", "approximation": "Sym", "partitions": 5,
+                   "mean": 79.0, "sd": 0.4, "within 2 sd": True, "runs": "s1 s2"}]).to_csv(
+        tmp_path / "split_seeds" / "split_seeds.csv", index=False)
+    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
+    found = rules.cause(_row("letter", "sinh_gaussian", "Sym", 79.3, 78.55))
+    assert found.startswith(EXPLAINED) and "make askrff-split-seeds-letter" in found and "over 5 partitions" in found
+    assert rules.cause(_row("spambase", "sinh_gaussian", "Sym", 93.2, 92.6)) == UNEXPLAINED
+
+
+def test_a_kernel_option_explains_a_cell_only_where_its_record_says_it_does(tmp_path):
+    (tmp_path / "kernel_options").mkdir()
+    pd.DataFrame([
+        {"dataset": "letter", "method": "gaussian", "approximation": "RBF", "arm": "RBF as cos", "n": 3,
+         "accuracy": 77.9, "explains": True, "runs": "f1"},
+        {"dataset": "letter", "method": "shift_gaussian", "approximation": "Asy", "arm": "-s 1 at C = 32", "n": 1,
+         "accuracy": 83.5, "explains": False, "runs": "s1"}]).to_csv(
+        tmp_path / "kernel_options" / "kernel_options.csv", index=False)
+    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
+    found = rules.cause(_row("letter", "gaussian", "RBF", 79.66, 77.55))
+    assert found.startswith(EXPLAINED) and "make askrff-kernel-options" in found and "runs f1" in found
+    assert "RBF as cos, over 3 trial(s), lands within half" in found
+    assert rules.cause(_row("letter", "shift_gaussian", "Asy", 83.59, 80.63)) == UNEXPLAINED
+    assert rules.cause(_row("ijcnn1", "gaussian", "RBF", 93.79, 93.16)) == UNEXPLAINED  # not in the record
