@@ -28,8 +28,8 @@ from pathlib import Path
 import pandas as pd
 
 from rfbench.papers.qmc import explained
-from rfbench.report import verdicts
-from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Rules, Spread
+from rfbench.report import evidence, verdicts
+from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Cause, Rules, Spread
 
 PAPER = "qmc"
 SUBSTITUTE = ("another dataset: Delve's house_16h (16 features, 18,000 training rows) stands in for the paper's "
@@ -63,15 +63,19 @@ def rules(folder: Path, spreads: Callable[[pd.Series], Spread | None] | None = N
         found = measured(row)
         return None if found is None else Spread(*found)
 
-    def cause(row: pd.Series) -> str:
+    def cause(row: pd.Series) -> str | Cause:
         found = studies(row)
         if found is not None:
             return EXPLAINED + found
         if row["dataset"] != "cpu" or row["metric"] != "relative error" or not len(shifts):
             return UNEXPLAINED
-        if (row["mean"] + shifts.min()) <= row["published"] <= (row["mean"] + shifts.max()):
-            return (EXPLAINED + "the split-seed sweep: some partition moves this cell to the paper's value "
-                    f"(record: {PAPER}/{SPLITS})")
+        low, high = row["mean"] + shifts.min(), row["mean"] + shifts.max()
+        if low <= row["published"] <= high:
+            return Cause(EXPLAINED + "the split-seed sweep: some partition moves this cell to the paper's value "
+                         f"(record: {PAPER}/{SPLITS})",
+                         f"{PAPER}/{SPLITS} ({len(splits)} partitions): this cell moved by each partition's shift "
+                         f"from seed 0 spans {evidence.text(low)} to {evidence.text(high)}; paper = "
+                         f"{evidence.text(row['published'])}")
         return UNEXPLAINED
 
     return Rules(label=lambda row: f"{row['dataset']} {row['method']} s={row['s']}", spread=spreads or study_spread,
