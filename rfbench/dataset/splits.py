@@ -2,7 +2,9 @@
 
 The split depends only on the data and ``split.seed``, never on a trial seed:
 the AsK-RFF paper kept one partition for its 10 trials (Table 1's Linear
-column has stds as small as 0.029 on 6,000 test points, which a re-drawn split
+column has stds as small as
+0.029<!-- rec: rfbench/papers/askrff/published.csv | dataset=letter; method=linear | sd -->
+on 6,000 test points, which a re-drawn split
 could not give).
 
 Split kinds (the ``split`` node of a dataset config):

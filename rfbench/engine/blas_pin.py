@@ -2,12 +2,17 @@
 
 numpy and scipy ship OpenBLAS built for many CPUs (DYNAMIC_ARCH) and it picks its kernels for
 the CPU when it loads. Kernels for different CPUs sum dot products and matrix products in
-different orders, so their results differ in the last bits. Usually that is all it changes (AsK-RFF
-Fig. 1: 182 of the estimated masses by at most 1.7e-15 relative). The nonlinear conjugate
-gradient that learns the QMC adaptive sequences (``rfbench.qmc.adaptive``) is different: its line
-search and its Polak-Ribiere coefficient turn those last bits into different steps, and after
-100-200 iterations it ends somewhere else. QMC Fig. 5, global_b on box b gives 1.056e-06 with
-Haswell's kernels and 1.095e-06 with SkylakeX's; global_b2 on b/4 gives 6.099e-08 and 4.113e-08.
+different orders, so their results differ in the last bits. Usually that is all it changes
+(AsK-RFF Fig. 1: 182 of the estimated masses in their last bits, relative differences of order
+1e-15). The nonlinear conjugate gradient that learns the QMC adaptive sequences
+(``rfbench.qmc.adaptive``) is different: its line search and its Polak-Ribiere coefficient turn
+those last bits into different steps, and after 100-200 iterations it ends somewhere else. QMC
+Fig. 5, global_b on box b gives
+1.056e-06<!-- rec: results/qmc/fig5/fig5.csv | sequence=global_b; box=b | mean_sq_error -->
+with Haswell's kernels and global_b2 on b/4
+6.099e-08<!-- rec: results/qmc/fig5/fig5.csv | sequence=global_b2; box=b/4 | mean_sq_error -->
+(the records); SkylakeX's kernels move the first by a few percent and the second by a third
+(measured outside the records, with ``OPENBLAS_CORETYPE=SkylakeX``).
 The committed records were computed with Haswell's kernels. This machine's OpenBLAS (numpy 2.4.6's
 0.3.31) now picks SkylakeX's. With ``OPENBLAS_CORETYPE=Haswell`` the records come back bit for
 bit: QMC Figs 5-7 and Tables 2-3's cpu rows, AsK-RFF Fig. 1's masses, Li's Figs 1-4 (timings aside).

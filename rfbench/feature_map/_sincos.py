@@ -11,7 +11,7 @@ x of a projection row,
 and picks (sin x, cos x) from (sin r, cos r) by the quadrant j mod 4.  C1 has 8
 and C2 11 significant bits, so j * C1 and j * C2 are exact for |x| < 8192 * pi/2
 with or without fused multiply-add; P and Q are the minimax coefficients of
-Cephes' ``sinf``/``cosf``.  The result is within 1.5e-7 of the exact value for
+Cephes' ``sinf``/``cosf``.  The result is within ``1.5e-7`` of the exact value for
 |x| <= 8192 (9e-8 measured; tests/feature_map/test_sincos.py checks it against float64 numpy),
 as accurate as float32 output allows.  Larger or non-finite arguments are
 reported to the caller, which falls back to numpy for that block.

@@ -55,8 +55,8 @@ class GCWS(FeatureMap):
     the fraction of b-bit collisions: an unbiased estimate of their probability
     P_b, which is GMM(u, v) plus the chance that (i*, t*) differ yet the b low
     bits of i* agree: an upward bias, from dropping t* (the paper, after its
-    ref. [14], finds it harmless in practice; on a small 5-dimensional Gaussian example we
-    measured up to +0.13) and from the b-bit truncation (largest for small b).
+    ref. [14], finds it harmless in practice; no record of ours measures it on the papers'
+    data, and on a small Gaussian example it is not negligible) and from the b-bit truncation (largest for small b).
     The paper's 0/1 vectors are sqrt(k) times these: a linear SVM of cost C on
     these features is the one of cost C / k on those (bias term aside).  Each
     indicator has variance P_b (1 - P_b) (eq. 7).

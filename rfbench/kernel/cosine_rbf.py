@@ -27,12 +27,12 @@ from .base import Kernel, check_dim
 from .gaussian import GaussianKernel
 
 #: gamma = sigma^-2 over the Gaussian kernel's bandwidth range, written as the round numbers it means
-#: (1e-30 ** -2 is 9.999999999999998e+59 in floating point, which refused gamma = 1e60 itself).
+#: (``1e-30 ** -2`` is ``9.999999999999998e+59`` in floating point, which refused gamma = 1e60 itself).
 GAMMA_RANGE = (1e-60, 1e60)
 
 
 def check_gamma(gamma: float) -> float:
-    """Validate gamma in ``GAMMA_RANGE`` (the paper searches 0.001 to 1000)."""
+    """Validate gamma in ``GAMMA_RANGE`` (the paper searches ``0.001`` to ``1000``)."""
     lo, hi = GAMMA_RANGE
     if not (is_real(gamma) and lo <= gamma <= hi):
         raise ValueError(f"gamma={gamma!r} is invalid: need {lo!r} <= gamma <= {hi!r} (the paper uses 0.001 to 1000)")

@@ -16,7 +16,7 @@ every gamma.
 
 Memory: an n x n float64 matrix takes 8 n^2 bytes, so 24 GiB hold one up to n = 56,755 training
 points.  ``fit`` holds the distances, one Gram and one fold's slices (n_train x n_fold_train
-floats), about 2.8 n^2 floats for cv=5, plus 2 n_test n for a test set: in 24 GiB that is
+floats), about ``2.8 n^2`` floats for cv=5, plus 2 n_test n for a test set: in 24 GiB that is
 n <= 33,918 (cv=5, no test set).  ``fit`` refuses, before any work, when its estimate exceeds
 ``memory_limit_gib``.
 """

@@ -3,7 +3,7 @@
 The generalized Newton method (:mod:`rfbench.model.newton_svc`) factors one r x r Hessian per step
 and one-vs-rest column, r the width of the design (its row space's for sparse codes, at most
 the width).  Along an increasing grid of C, warm-started, it takes about ``STEPS_PER_C`` steps
-per C and column (3.49 measured: 5,083 steps for the 1,456 solves of a letter AsK-RFF trial,
+per C and column (measured: 5,083 steps for the 1,456 solves of a letter AsK-RFF trial,
 26 classes x (5 folds x 11 C + the refit)), so a model selection costs about
 
 .. math::
@@ -49,7 +49,7 @@ MAX_CPU_SECONDS = 3600.0
 #: LibLinear's solver on the iterative path: the primal trust-region Newton method (TRON) of ``-s 2``.
 ITERATIVE_SOLVER = 2
 #: Its ``-e``: stop at ||g(w)|| <= e min(n+, n-) / n ||g(0)|| (LibLinear's rule for ``-s 2``); 1e-6 puts the
-#: objective within ~1e-9 of the optimum on the letter codes, where the default 0.01 stops 5 % short.
+#: objective within ~1e-9 of the optimum on the letter codes, where the default ``0.01`` stops 5 % short.
 ITERATIVE_TOL = 1e-6
 #: CPU-seconds per stored value, one-vs-rest column and value of C of the iterative path (an upper bound
 #: of the letter codes' 6-8e-8).

@@ -42,7 +42,7 @@ points then no longer form a net or a lattice exactly; the paper does not say wh
 did.) Randomized points hit a face of the cube only through the generators' finite
 precision (e.g. Sobol' values are multiples of 2^-30), with probability about 2^-30 per
 coordinate; every coordinate is therefore clipped into [2^-53, 1 - 2^-53], where the
-inverse Gaussian CDF is within +-8.3.
+inverse Gaussian CDF is within ``+-8.3``.
 
 Extensibility.  Every sequence is extensible: with the same ``seed``, the first s rows of
 ``unit_points(name, n, d)`` are ``unit_points(name, s, d)`` for every s <= n, so a sweep
@@ -80,7 +80,7 @@ MAX_POINTS: dict[str, int | None] = {
     "digital_net": 2**32,
 }
 
-#: Points are clipped into [EDGE, 1 - EDGE]: the inverse Gaussian CDF stays finite (|.| < 8.3).
+#: Points are clipped into [EDGE, 1 - EDGE]: the inverse Gaussian CDF stays finite (``|.| < 8.3``).
 EDGE = 2.0**-53
 
 

@@ -104,7 +104,7 @@ def compare(published: pd.DataFrame, ours: pd.DataFrame) -> pd.DataFrame:
 
 
 def _text_keys(frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
-    """Keys as text, so that a published "2" meets our 2.0 and a blank meets NaN."""
+    """Keys as text, so that a published ``"2"`` meets our ``2.0`` and a blank meets NaN."""
     return frame.assign(**{k: frame[k].map(_key_text) for k in keys})
 
 

@@ -126,7 +126,7 @@ def _curves(trials: pd.DataFrame, series: list[str]) -> list[tuple[str, pd.DataF
 
 
 def ratio_axis(ax, ratios: Sequence[float]) -> None:
-    """x is M/d on a log2 scale, ticked at ``ratios`` as they are (0.5, 1, 2, ...); a single value is centred."""
+    """x is M/d on a log2 scale, ticked at ``ratios`` as they are (``0.5, 1, 2, ...``); a single value is centred."""
     ax.set_xscale("log", base=2)
     ax.set_xticks(ratios, [f"{r:.3g}" for r in ratios])
     ax.xaxis.set_minor_locator(NullLocator())

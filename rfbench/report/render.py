@@ -56,7 +56,7 @@ def cell_text(row: pd.Series, digits: int, full: int | None = None) -> str:
 
 
 def signed(value: float, digits: int) -> str:
-    """``value`` with its sign to ``digits`` decimals; one that rounds to zero is "+0.00", never "-0.00"."""
+    """``value`` with its sign to ``digits`` decimals; one that rounds to zero is ``"+0.00"``, never ``"-0.00"``."""
     return f"{round(value, digits) + 0.0:+.{digits}f}"
 
 
@@ -105,7 +105,7 @@ def markdown(title: str, sections: Sequence[tuple[str, pd.DataFrame | str]], dev
 
 
 def _markdown_table(table: pd.DataFrame) -> str:
-    """Numbers formatted to 4 significant digits; text columns as written (a "+0.50" keeps its sign)."""
+    """Numbers formatted to 4 significant digits; text columns as written (a ``"+0.50"`` keeps its sign)."""
     text = [i for i, dtype in enumerate(table.dtypes) if not pd.api.types.is_numeric_dtype(dtype)]
     return table.to_markdown(index=False, floatfmt=".4g", disable_numparse=text)
 

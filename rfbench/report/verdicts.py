@@ -39,8 +39,10 @@ dataset, test set, features, preprocessing or multi-class scheme), with the diff
 (``reason`` gives the command); ``no published value`` for a cell the paper lacks. A cell that
 is higher, lower or not comparable has a ``cause``: ``explained: <what shows it>`` naming the
 record that shows it (``record: <paper>/<path>`` under the results folder, or ``make <target>``:
-:func:`check_citations`), or ``unexplained``. Claims (``kind`` ``claim``: the paper's statements;
-``check``: checks we added) hold, fail or are not run yet.
+:func:`check_citations`), or ``unexplained``; an explained cell's ``evidence`` quotes the numbers of
+that record, read when the verdicts are made (:mod:`rfbench.report.evidence`, :func:`check_evidence`).
+Claims (``kind`` ``claim``: the paper's statements; ``check``: checks we added) hold, fail or are
+not run yet.
 
 At ``K = 2`` a cell whose two values measure the same thing disagrees by chance with probability
 ``P(|Z| > 2)``; :func:`chance` gives, per paper, the count of disagreements chance alone would give
@@ -59,7 +61,7 @@ import pandas as pd
 from scipy import stats
 
 from rfbench.engine import records
-from rfbench.report import compare
+from rfbench.report import compare, evidence
 from rfbench.report import published as published_csv
 from rfbench.report.published import METRICS, UNIT_SCALE
 
@@ -118,7 +120,8 @@ RULE = ("Each value's standard uncertainty is the root sum of squares of its ter
 
 
 def half_unit(text: str) -> float:
-    """Half a unit of the last digit printed in ``text`` (``"92.69"``: 0.005; ``"3.41e-3"``: 5e-6; ``"15"``: 0.5)."""
+    """Half a unit of the last digit printed in ``text`` (``"92.69"``: ``0.005``; ``"3.41e-3"``: ``5e-6``;
+    ``"15"``: ``0.5``)."""
     match = re.fullmatch(r"\s*[-+]?(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?\s*", text)
     if not match or not (match.group(1) or match.group(2)):
         raise ValueError(f"{text!r} is not a printed number")
@@ -194,6 +197,21 @@ class Spread:
         return f"{self.name} (record: {self.record})" if "/" in self.record else f"{self.name} ({self.record})"
 
 
+class Cause(str):
+    """An explained cause (``explained: ...``, citing its record) whose record has no row of its own for the
+    cell (a sweep, rows of another table), with its ``evidence``: the numbers the paper's module read from
+    that record for it, quoted as :func:`rfbench.report.evidence.quote` does (``<paper>/<path> (<rows>):
+    ...``). A string, so that it reads as any cause; any other explained cause is a plain string, its
+    evidence quoted from its record."""
+
+    evidence: str
+
+    def __new__(cls, text: str, evidence: str) -> Cause:
+        cause = super().__new__(cls, text)
+        cause.evidence = evidence
+        return cause
+
+
 @dataclass(frozen=True)
 class Rules:
     """What one paper knows about its cells beyond the numbers (each a function of a cell's row).
@@ -217,7 +235,8 @@ class Rules:
     not_yet : callable
         The command that runs a cell not run yet (used when ``not_obtainable`` gives None).
     cause : callable
-        For a cell that does not agree, ``explained: <measurement>`` or ``unexplained``.
+        For a cell that does not agree, ``explained: <measurement>`` (a string, or a :class:`Cause` with the
+        numbers of its record) or ``unexplained``.
     """
 
     label: Callable[[pd.Series], str]
@@ -227,7 +246,7 @@ class Rules:
     not_comparable: Callable[[pd.Series], str | None] = lambda row: None
     not_obtainable: Callable[[pd.Series], str | None] = lambda row: None
     not_yet: Callable[[pd.Series], str] = lambda row: ""
-    cause: Callable[[pd.Series], str] = lambda row: UNEXPLAINED
+    cause: Callable[[pd.Series], str | Cause] = lambda row: UNEXPLAINED
 
 
 def ours_uncertainty(row: pd.Series, rules: Rules) -> tuple[float, str]:
@@ -289,11 +308,13 @@ def judge(difference: float, u_ours: float, u_published: float, higher_is_better
     return (HIGHER if difference > 0 else LOWER), threshold
 
 
-def cell_records(table: pd.DataFrame, paper: str, rules: Rules) -> pd.DataFrame:
+def cell_records(table: pd.DataFrame, paper: str, rules: Rules, root: Path | None = None) -> pd.DataFrame:
     """Verdict records of a comparison table (:func:`rfbench.report.compare.compare`'s columns).
 
     The published uncertainty comes from the paper's published CSV (:func:`published_uncertainty`: its sd over
     the cited trials, the binomial term, its rounding); the table's own threshold and verdict are not used.
+    With ``root`` (the results folder), an explained cell's evidence quotes the records its cause cites
+    (:func:`rfbench.report.evidence.quoted`) after the cell's note.
     """
     printed = printed_resolution(paper)
     key = ["source", *[c for c in published_csv.key_columns(printed) if c not in ("half_unit", "line")], "metric"]
@@ -301,8 +322,19 @@ def cell_records(table: pd.DataFrame, paper: str, rules: Rules) -> pd.DataFrame:
     units = {k: r["half_unit"] for k, r in known.items()}
     _check_current(table, paper, known, key)
     trials = published_csv.sd_trials(published_csv.path_of(paper))
-    rows = [_cell_record(row, paper, rules, units.get(_key(row, key), np.nan), trials) for _, row in table.iterrows()]
+    rows = [_cell_record(row, paper, rules, units.get(_key(row, key), np.nan), trials, root)
+            for _, row in table.iterrows()]
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def _explanation(cause: str | Cause, row: pd.Series, note: str, root: Path | None) -> dict[str, str]:
+    """A cell's ``cause`` and ``evidence``: its note, then, for an explained cause and a ``root``, the numbers
+    of the record it cites (the :class:`Cause`'s own, else read now from that record)."""
+    text = str(cause)
+    if root is None or not text.startswith(EXPLAINED):
+        return {"cause": text, "evidence": note}
+    found = cause.evidence if isinstance(cause, Cause) else evidence.quoted(citations(text)[0], row, root)
+    return {"cause": text, "evidence": evidence.BETWEEN.join(t for t in (note, found) if t)}
 
 
 def shown(record: pd.Series) -> str:
@@ -344,7 +376,8 @@ def _text(value) -> str:
     return str(value)
 
 
-def _cell_record(row: pd.Series, paper: str, rules: Rules, printed_half: float, trials: dict[str, int]) -> dict:
+def _cell_record(row: pd.Series, paper: str, rules: Rules, printed_half: float, trials: dict[str, int],
+                 root: Path | None) -> dict:
     u_ours, how = ours_uncertainty(row, rules)
     u_pub = published_uncertainty(row, rules, printed_half, trials)
     record = {"paper": paper, "source": row["source"], "kind": CELL, "cell": rules.label(row),
@@ -365,9 +398,10 @@ def _cell_record(row: pd.Series, paper: str, rules: Rules, printed_half: float, 
     if verdict == AGREES:  # decided first: a cell that agrees agrees, its named difference kept as the reason
         return {**record, "verdict": AGREES, "reason": difference or ""}
     record["better"] = "yes" if (verdict == HIGHER) == METRICS[row["metric"]].higher_is_better else "no"
+    record |= _explanation(rules.cause(row), row, record["evidence"], root)
     if difference is not None:
-        return {**record, "verdict": NOT_COMPARABLE, "reason": difference, "cause": rules.cause(row)}
-    return {**record, "verdict": verdict, "cause": rules.cause(row)}
+        return {**record, "verdict": NOT_COMPARABLE, "reason": difference}
+    return {**record, "verdict": verdict}
 
 
 def claim_records(claims: pd.DataFrame, paper: str, kind: Callable[[pd.Series], str],
@@ -424,7 +458,27 @@ def validate(frame: pd.DataFrame, where: str = "verdict records") -> pd.DataFram
                 _filled(row["cause"]) and (row["cause"] == UNEXPLAINED or row["cause"].startswith(EXPLAINED))):
             raise records.RecordError(f"{at}: verdict {row['verdict']!r} needs a cause, {EXPLAINED!r}<measurement> or "
                              f"{UNEXPLAINED!r}; got {row['cause']!r}")
+        check_evidence(row, at)
     return frame
+
+
+def check_evidence(row: pd.Series, at: str) -> None:
+    """Refuse an explained cause whose evidence quotes none of the records it cites (their numbers, read when
+    the verdicts were made: :mod:`rfbench.report.evidence`).
+
+    Raises
+    ------
+    rfbench.engine.records.RecordError
+        Naming the cell, its cause and what it cites.
+    """
+    if not row["cause"].startswith(EXPLAINED):
+        return
+    paths, _ = citations(row["cause"])
+    if not evidence.quotes(row["evidence"], paths):
+        raise records.RecordError(
+            f"{at}: its cause {row['cause']!r} is explained, but its evidence {row['evidence']!r} quotes none of "
+            f"the records it cites ({paths or 'none'}); an explanation cites a CSV record ('record: <paper>/<path>') "
+            "with a row for the cell, or gives the numbers it read from it (rfbench.report.verdicts.Cause)")
 
 
 def _filled(value) -> bool:
@@ -532,7 +586,7 @@ def claim_kind(row: pd.Series) -> str:
 def paper_records(folder: Path, paper: str, rules: Rules, not_yet_claims: str = "",
                   kind: Callable[[pd.Series], str] = claim_kind) -> pd.DataFrame:
     """The verdict records of every comparison and claim table a paper's reports left below ``folder``."""
-    parts = [cell_records(table, paper, rules) for table in tables(folder, COMPARISON)]
+    parts = [cell_records(table, paper, rules, folder.parent) for table in tables(folder, COMPARISON)]
     parts += [claim_records(table.fillna({"dataset": ""}), paper, kind, not_yet_claims)
               for table in tables(folder, CLAIMS)]
     return normalized(pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=list(COLUMNS)))

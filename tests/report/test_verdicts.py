@@ -1,10 +1,12 @@
 """The verdict record: its schema, the uncertainty rule, the categories and the counts."""
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from rfbench.report import compare, verdicts
-from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Rules, Spread
+from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Cause, Rules, Spread
 
 
 @pytest.mark.parametrize(("text", "half"), [("92.69", 0.005), ("3.41e-3", 5e-6), ("15", 0.5), ("7.5", 0.05),
@@ -125,7 +127,12 @@ def _rules() -> Rules:
     return Rules(label=lambda row: f"{row['dataset']} {row['method']}",
                  not_comparable=lambda row: "other test set" if row["dataset"] == "cod_rna" else None,
                  not_obtainable=lambda row: None, not_yet=lambda row: "make it",
-                 cause=lambda row: EXPLAINED + "the multi-class study" if row["dataset"] == "letter" else UNEXPLAINED)
+                 cause=lambda row: MULTICLASS if row["dataset"] == "letter" else UNEXPLAINED)
+
+
+#: An explained cause with the numbers it read from its record (validated: an explanation carries them).
+MULTICLASS = Cause(EXPLAINED + "the multi-class study (record: askrff/table1/multiclass.csv)",
+                   "askrff/table1/multiclass.csv (dataset letter): one-vs-rest = 72.5")
 
 
 def test_cells_get_their_category_reason_and_cause():
@@ -141,7 +148,10 @@ def test_cells_get_their_category_reason_and_cause():
     assert spam["verdict"] == "agrees" and spam["cause"] == ""
     letter = records.loc["letter linear"]
     assert (letter["verdict"], letter["better"]) == ("lower", "no")
-    assert letter["cause"] == EXPLAINED + "the multi-class study"
+    assert letter["cause"] == MULTICLASS and letter["evidence"] == ""  # no results folder: its numbers not read
+    letter = verdicts.cell_records(_table(), "askrff", _rules(), Path("unused")).set_index("cell").loc["letter linear"]
+    assert (letter["cause"], letter["evidence"]) == (MULTICLASS, MULTICLASS.evidence)
+    records.loc["letter linear", "evidence"] = letter["evidence"]
     cod = records.loc["cod_rna linear"]
     assert (cod["verdict"], cod["reason"], cod["cause"]) == ("not comparable", "other test set", UNEXPLAINED)
     ijcnn = records.loc["ijcnn1 linear"]
@@ -209,7 +219,7 @@ def test_validate_names_the_cell_and_the_valid_choices(change, message):
 
 
 def test_write_then_load_keeps_the_records(tmp_path):
-    frame = verdicts.cell_records(_table(), "askrff", _rules())
+    frame = verdicts.cell_records(_table(), "askrff", _rules(), tmp_path)  # the explained cell with its numbers
     path = verdicts.write(tmp_path, frame)
     back = verdicts.load(path)
     assert back["verdict"].tolist() == frame["verdict"].tolist()

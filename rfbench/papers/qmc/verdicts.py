@@ -34,8 +34,8 @@ from pathlib import Path
 import pandas as pd
 
 from rfbench.papers.qmc import datasets, explained
-from rfbench.report import verdicts
-from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Rules, Spread
+from rfbench.report import evidence, verdicts
+from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Cause, Rules, Spread
 
 PAPER = "qmc"
 #: The provenance of the datasets of the compared cells (the paper's and ours), written by Table 1's report.
@@ -69,7 +69,7 @@ def rules(folder: Path, spreads: Callable[[pd.Series], Spread | None] | None = N
         found = measured(row)
         return None if found is None else Spread(*found)
 
-    def cause(row: pd.Series) -> str:
+    def cause(row: pd.Series) -> str | Cause:
         if another(row) is not None:  # the named difference of data is the cause; nothing else is measured
             return (EXPLAINED + f"another dataset (record: {PAPER}/{DATASETS}): the cell is computed on our stand-in, "
                     "not on the paper's data, so the data differ by construction and the cell measures nothing "
@@ -79,9 +79,13 @@ def rules(folder: Path, spreads: Callable[[pd.Series], Spread | None] | None = N
             return EXPLAINED + found
         if row["dataset"] != "cpu" or row["metric"] != "relative error" or not len(shifts):
             return UNEXPLAINED
-        if (row["mean"] + shifts.min()) <= row["published"] <= (row["mean"] + shifts.max()):
-            return (EXPLAINED + "the split-seed sweep: some partition moves this cell to the paper's value "
-                    f"(record: {PAPER}/{SPLITS})")
+        low, high = row["mean"] + shifts.min(), row["mean"] + shifts.max()
+        if low <= row["published"] <= high:
+            return Cause(EXPLAINED + "the split-seed sweep: some partition moves this cell to the paper's value "
+                         f"(record: {PAPER}/{SPLITS})",
+                         f"{PAPER}/{SPLITS} ({len(splits)} partitions): this cell moved by each partition's shift "
+                         f"from seed 0 spans {evidence.text(low)} to {evidence.text(high)}; paper = "
+                         f"{evidence.text(row['published'])}")
         return UNEXPLAINED
 
     return Rules(label=lambda row: f"{row['dataset']} {row['method']} s={row['s']}", spread=spreads or study_spread,

@@ -19,6 +19,8 @@ def test_cod_rna_is_not_comparable_and_its_shift_is_measured_by_the_deterministi
     assert "cod-rna.t" in rules.not_comparable(cell)
     assert rules.cause(cell) == EXPLAINED + ("the test set: a shift shared by every method, the deterministic Linear "
                                              "included (record: askrff/table1/table1.csv, rows cod_rna)")
+    assert rules.cause(cell).evidence == ("askrff/table1/table1.csv (dataset cod_rna): difference from -2.03 to -2.03 "
+                                          "over its 1 cells; linear = -2.03")  # its numbers, read from the table
     # without the Linear cell there is no measurement
     assert verdicts.rules(table.iloc[:0]).cause(cell) == UNEXPLAINED
 

@@ -37,6 +37,9 @@ def test_the_split_seed_sweep_is_every_cpu_cells_partition_term_and_explains_onl
     assert rules.partition("Table 2", "cpu") is None  # of relative error, not of the box discrepancy
     assert rules.cause(_row("cpu", 0.0285)).startswith(EXPLAINED)  # 0.0285 + 0.0015 reaches the paper's 0.030
     assert "record: qmc/table1/splits.csv" in rules.cause(_row("cpu", 0.0285))
+    assert rules.cause(_row("cpu", 0.0285)).evidence == (
+        "qmc/table1/splits.csv (4 partitions): this cell moved by each partition's shift from seed 0 spans 0.0285 to "
+        "0.0315; paper = 0.03")
     assert rules.cause(_row("cpu", 0.0305)) == UNEXPLAINED  # above the paper's: no partition moves it down
     assert rules.cause(_row("cpu", 0.0265)) == UNEXPLAINED  # the sweep's range never reaches the paper's value
     measured = Spread(0.0004, "scramble seeds", "qmc/table3/spread.csv")
