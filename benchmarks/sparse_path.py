@@ -31,7 +31,7 @@ from rfbench.dataset import load_dataset
 from rfbench.engine import components
 from rfbench.model.liblinear import DEFAULT_C_GRID, _raw_w, _sparse_problem, _train
 from rfbench.model.newton_cost import ITERATIVE_TOL
-from rfbench.model.newton_svc import _line_search
+from rfbench.model.newton_svc import line_search
 
 #: The value of C at which the gaps are measured.
 GAP_AT_C = 32.0
@@ -94,7 +94,7 @@ def newton_cg_path(Z: sp.csr_matrix, Y: np.ndarray, Cs: Sequence[float], tol: fl
             S = _cg(Z, ZT, active[:, todo].astype(np.float64), C, -G[:, todo], forcing * norms[todo])
             D = Z @ S
             for j, k in enumerate(todo):
-                t = _line_search(R[:, k], Y[:, k] * D[:, j], C, W[:, k] @ S[:, j], S[:, j] @ S[:, j])
+                t = line_search(R[:, k], Y[:, k] * D[:, j], C, W[:, k] @ S[:, j], S[:, j] @ S[:, j])
                 W[:, k] += t * S[:, j]
                 margins[:, k] += t * D[:, j]
         yield W.copy()

@@ -138,9 +138,12 @@ class NewtonPath:
         if self.kind == DENSE:
             design = "densified sparse features on their row space" if self.problem[-1] else "dense features"
             return f"newton dense: generalized Newton on the {design}, ||g|| <= {tol:g} ||g(0)||, warm-started along C"
-        features = "sparse" if self.problem[-1] else "dense"
+        if self.problem[-1]:
+            return (f"newton iterative: rfbench's Newton-CG on the active rows, LibLinear -s {ITERATIVE_SOLVER}'s "
+                    f"stopping rule ||g|| <= {ITERATIVE_TOL:g} min(n+, n-)/n ||g(0)|| (its -e {ITERATIVE_TOL:g}), "
+                    "on the sparse features as given, warm-started along C")
         return (f"newton iterative: LibLinear -s {ITERATIVE_SOLVER} -e {ITERATIVE_TOL:g} (trust-region Newton, "
-                f"||g|| <= {ITERATIVE_TOL:g} min(n+, n-)/n ||g(0)||) on the {features} features as given, "
+                f"||g|| <= {ITERATIVE_TOL:g} min(n+, n-)/n ||g(0)||) on the dense features as given, "
                 "warm-started along C")
 
     @property
