@@ -401,14 +401,14 @@ def bench_sparse_path(overrides: Sequence[str], n_rows: int | None) -> list[Row]
     size = f"{' '.join(overrides)}: fold of {Z.shape[0]} x {Z.shape[1]}, {Z.nnz} values, {y.max() + 1} classes"
     rows = [Row("sparse_path", label, cpu, 1, note=f"{size}; objective gap at C=32 {gap:.1e}, CPU-s")
             for label, (cpu, gap) in results.items()]
-    (ours, gap), (own_cg, _), (cold, _), _ = results.values()
+    (ours, gap), (warm, _), (cold, _), _ = results.values()
     rows += [
         Row("sparse_path", f"{' '.join(overrides)}: gap of the path taken", float("nan"), 1, value=gap,
             unit="relative objective gap", goal="<= 1e-6", met=bool(gap <= 1e-6)),
-        Row("sparse_path", f"{' '.join(overrides)}: speed-up path taken / Newton-CG of our own", float("nan"), 1,
-            ratio=own_cg / ours, goal=">= 1 (the faster is taken)", met=bool(own_cg >= ours)),
+        Row("sparse_path", f"{' '.join(overrides)}: speed-up path taken / LibLinear -s 2 warm", float("nan"), 1,
+            ratio=warm / ours, goal=">= 1 (the faster is taken)", met=bool(warm >= ours)),
         Row("sparse_path", f"{' '.join(overrides)}: speed-up warm / cold LibLinear -s 2", float("nan"), 1,
-            ratio=cold / ours, goal=">= 1.2", met=bool(cold / ours >= 1.2)),
+            ratio=cold / warm, goal=">= 1.2", met=bool(cold / warm >= 1.2)),
     ]
     return rows
 

@@ -15,8 +15,10 @@ does exactly that, and is fast enough to sit in the inner loop of many trials:
   :mod:`rfbench.model.newton_svc` on the dense design, warm-started along the C grid, with
   folds (and then classes) in threads (at the papers' sizes about 10x LibLinear per core, see
   benchmarks/README.md, Model selection); or, where its p x p Hessians would take more than an
-  hour (wide sparse codes: binning, GCWS), LibLinear's trust-region Newton ``-s 2`` at a tight
-  ``-e`` on the features as given, warm-started along C.  ``model_path_`` says which.
+  hour, the iterative path on the features as given, warm-started along C, to LibLinear ``-s 2``'s
+  stopping rule at a tight ``-e``: on wide sparse codes (binning, GCWS) rfbench's Newton-CG on the
+  active rows (:mod:`rfbench.model.sparse_newton`), on dense features LibLinear ``-s 2`` itself.
+  ``model_path_`` says which.
 """
 from __future__ import annotations
 
@@ -43,6 +45,7 @@ from rfbench.model.newton_cost import (
     choose_path,
     dense_fits,
     log_once,
+    newton_cg_takes,
 )
 from rfbench.model.newton_svc import DEFAULT_TOL, newton_gram, row_space, squared_hinge_paths
 from rfbench.model.pool import worker_pool
@@ -101,10 +104,11 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         that same problem (no bias: LibLinear's ``-s 1``/``-s 2`` model) to
         optimality with rfbench's generalized Newton method
         (:mod:`rfbench.model.newton_svc`) where its estimated cost fits the hour and the
-        design at most ``MAX_NEWTON_FEATURES`` columns (sparse ones densified), else by
-        LibLinear ``-s 2 -e 1e-6`` warm-started along C on the features as given (the same
-        optimum to that tolerance; ``newton_cost.choose_path``); one-vs-rest for more than
-        two classes, as LibLinear.
+        design at most ``MAX_NEWTON_FEATURES`` columns (sparse ones densified), else to
+        LibLinear ``-s 2 -e 1e-6``'s stopping rule, warm-started along C, on the features as given
+        (sparse: :mod:`rfbench.model.sparse_newton`; dense: LibLinear itself; the same optimum to
+        that tolerance; ``newton_cost.choose_path``); one-vs-rest for more than two classes, as
+        LibLinear.
     C_grid : sequence of float, default=2^-5, ..., 2^5
         Candidate values of C, all > 0.
     cv : int, default=5
@@ -207,11 +211,11 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         ----------
         X : ndarray or scipy.sparse matrix of shape (n_samples, n_features)
             Float32 or float64 features, all finite.  Sparse (CSR) features go to
-            LibLinear's solvers as they are; ``"newton"`` densifies them (at most
-            ``MAX_NEWTON_FEATURES`` columns) and, if they are rank-deficient like GCWS's
-            one-hot codes, solves on their row space (``newton_svc.row_space``): on
-            hashed features of a few thousand columns many times faster than ``-s 1``
-            (results/li/README.md).
+            LibLinear's solvers as they are; ``"newton"`` on its dense path densifies them (at
+            most ``MAX_NEWTON_FEATURES`` columns) and, if they are rank-deficient like GCWS's
+            one-hot codes, solves on their row space (``newton_svc.row_space``): on hashed
+            features of a few thousand columns many times faster than ``-s 1``
+            (results/li/README.md); on its iterative path they stay sparse.
         y : ndarray of shape (n_samples,)
             Class labels, at least two distinct values.
         X_test, y_test : the test set, required by ``selection="test_grid"`` (unused otherwise)
@@ -229,8 +233,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             path = self._path(n_rows, n_features, len(np.unique(np.asarray(y))), sparse, X.nnz if sparse else None)
             log_once(path, self._newton_tol())
             self._dense_newton, self.model_path_ = path.kind == DENSE, path.describe(self._newton_tol())
-            # the iterative path on sparse features is our Newton-CG (sparse_newton), on dense ones LibLinear's
-            self._own_newton = self._dense_newton or sparse
+            self._own_newton = self._dense_newton or path.newton_cg  # else LibLinear -s 2 (_liblinear_options)
         else:
             log.info("model: LibLinear -s %s on %s features (%d x %d)", self.solver, "sparse" if sparse else "dense",
                      *X.shape)
@@ -279,7 +282,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             ``"newton"`` on its dense path: its float64 design n x p (sparse features densified, then
             once more on their row space), and one p x p Hessian per thread with the one the refit
             shares (for sparse features also the row-space basis and its eigendecomposition, 2 p^2);
-            its iterative path on sparse features (``sparse_newton``): the float64 CSR design, n (stored + 1)
+            its iterative path on long sparse rows (``sparse_newton``): the float64 CSR design, n (stored + 1)
             values of 12 bytes, and one fold's rows of it per thread (the whole for an upper bound);
             LibLinear's solvers, and the iterative path on dense features: their copy of the features as
             16-byte feature nodes, n (stored + 2).  The class count is not known here: the path is the one of two
@@ -288,7 +291,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         p = width + (self.bias >= 0)
         threads = self.n_jobs if is_int(self.n_jobs) and self.n_jobs > 0 else 1
         if self.solver != NEWTON or not dense_fits(n_rows, p, 1, self._solves(), MAX_NEWTON_FEATURES):
-            if self.solver == NEWTON and sparse:
+            if self.solver == NEWTON and sparse and newton_cg_takes(stored):
                 return {"solver=newton's float64 CSR design and its folds'": (1 + threads) * n_rows * (stored + 1) * 12}
             solver = ITERATIVE_SOLVER if self.solver == NEWTON else self.solver
             return {f"LibLinear -s {solver}'s feature nodes": n_rows * (stored + 2) * 16}
