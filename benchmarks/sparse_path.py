@@ -82,9 +82,9 @@ def contenders(Z: sp.csr_matrix, y: np.ndarray, Y: np.ndarray) -> dict[str, Call
     """Each contender's path over the grid, as a call returning the weights at every C."""
     e = f"{ITERATIVE_TOL:g}"
     return {
-        f"rfbench iterative path: Newton-CG on the active rows, LibLinear -s 2's rule at -e {e}, warm-started":
+        f"Newton-CG on the active rows (sparse_newton), LibLinear -s 2's rule at -e {e}, warm-started":
             lambda: list(squared_hinge_paths_sparse(Z, Y, DEFAULT_C_GRID, tol=ITERATIVE_TOL)),
-        f"LibLinear -s 2 -e {e}, warm-started along C (the former path)":
+        f"LibLinear -s 2 -e {e}, warm-started along C":
             lambda: list(liblinear_path(Z, y, DEFAULT_C_GRID, f"-s 2 -e {e}", warm=True)),
         f"LibLinear -s 2 -e {e}, cold at each C (the textbook loop)":
             lambda: list(liblinear_path(Z, y, DEFAULT_C_GRID, f"-s 2 -e {e}", warm=False)),

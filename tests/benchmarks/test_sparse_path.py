@@ -12,7 +12,7 @@ def test_the_exact_contenders_reach_one_optimum_and_s1_stops_short():
     X, y = one_hot_codes(n=300, grids=5, bins=10, n_classes=4)
     results = sparse_path.measure(X, y)
     gaps = {label.split(",")[0]: gap for label, (_, gap) in results.items()}
-    ours = "rfbench iterative path: Newton-CG on the active rows"
+    ours = "Newton-CG on the active rows (sparse_newton)"
     assert set(gaps) == {ours, "LibLinear -s 2 -e 1e-06", "LibLinear -s 1 (default -e 0.1)"}
     assert all(gap >= -1e-12 for gap in gaps.values())
     assert len(results) == 4 and max(gap for label, (_, gap) in results.items() if "-s 1" not in label) < 1e-7
