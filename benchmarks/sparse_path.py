@@ -1,16 +1,16 @@
 """The ``sparse_path`` section of ``make bench``: exact solvers of the L2-loss SVM on wide sparse codes.
 
 Where ``solver="newton"``'s dense path does not fit (Laplacian binning and GCWS on letter: 10 and
-1.6 CPU-hours estimated), the model takes LibLinear's trust-region Newton (``-s 2 -e 1e-6``)
-warm-started along the C grid (``newton_cost.choose_path``).  This section measures that choice on
-one CV fold of one trial (the fold's training rows, 26 one-vs-rest columns, C = 2^-5..2^5 in
-increasing order), single-threaded, against:
+1.6 CPU-hours estimated), the model takes its iterative path (``newton_cost.choose_path``): on sparse
+codes rfbench's Newton-CG on the active rows (``rfbench.model.sparse_newton``: all one-vs-rest
+columns per pass over the rows, LibLinear ``-s 2``'s stopping rule at ``-e 1e-6``), warm-started
+along the C grid.  This section measures it on one CV fold of one trial (the fold's training rows,
+26 one-vs-rest columns, C = 2^-5..2^5 in increasing order), single-threaded, against:
 
-* a Newton-CG of our own: all one-vs-rest columns together, each CG step one sparse product
-  Z V and one Z^T U for every column (Z read once per step, not once per class), exact line
-  search, stopped at ||g|| <= 1e-6 ||g(0)||, warm-started along C;
-* the natural peer, LibLinear ``-s 2 -e 1e-6`` cold at each C (one ``train`` per C);
-* LibLinear ``-s 1`` at its default ``-e 0.1``, cold at each C (what the refusal named before).
+* its natural peer, the path taken before it: LibLinear ``-s 2 -e 1e-6`` warm-started along C
+  (``init_sol``), one ``train`` per C;
+* the textbook loop, LibLinear ``-s 2 -e 1e-6`` cold at each C;
+* LibLinear ``-s 1`` at its default ``-e 0.1``, cold at each C (what the former refusal named).
 
 Each row gives CPU-seconds and the objective gap (f - f*) / f* at C = 32 (the grid's top, where
 solvers stop shortest), f summed over the one-vs-rest problems, f* from LibLinear ``-s 2 -e 1e-10``
@@ -31,7 +31,7 @@ from rfbench.dataset import load_dataset
 from rfbench.engine import components
 from rfbench.model.liblinear import DEFAULT_C_GRID, _raw_w, _sparse_problem, _train
 from rfbench.model.newton_cost import ITERATIVE_TOL
-from rfbench.model.newton_svc import _line_search
+from rfbench.model.sparse_newton import squared_hinge_paths_sparse
 
 #: The value of C at which the gaps are measured.
 GAP_AT_C = 32.0
@@ -73,54 +73,6 @@ def _first_seen(y: np.ndarray) -> np.ndarray:
     return y[np.sort(first)]
 
 
-def newton_cg_path(Z: sp.csr_matrix, Y: np.ndarray, Cs: Sequence[float], tol: float = ITERATIVE_TOL
-                   ) -> Iterator[np.ndarray]:
-    """Minimizers (p, k) of ||w||^2 / 2 + C sum max(0, 1 - y z^T w)^2 for the +-1 columns of Y, warm-started
-    along ``Cs``; each Newton direction by CG to ||r|| <= min(0.5, sqrt(||g|| / ||g(0)||)) ||g||."""
-    ZT = Z.T.tocsr()
-    W = np.zeros((Z.shape[1], Y.shape[1]))
-    margins = np.zeros(Y.shape)
-    g0 = np.linalg.norm(ZT @ Y, axis=0)  # ||g(0)|| / 2C
-    for C in Cs:
-        for _ in range(200):
-            R = 1.0 - Y * margins
-            active = R > 0
-            G = W - 2.0 * C * (ZT @ np.where(active, R * Y, 0.0))
-            norms = np.linalg.norm(G, axis=0)
-            todo = np.flatnonzero(norms > tol * 2.0 * C * g0)
-            if len(todo) == 0:
-                break
-            forcing = np.minimum(0.5, np.sqrt(norms[todo] / (2.0 * C * g0[todo])))
-            S = _cg(Z, ZT, active[:, todo].astype(np.float64), C, -G[:, todo], forcing * norms[todo])
-            D = Z @ S
-            for j, k in enumerate(todo):
-                t = _line_search(R[:, k], Y[:, k] * D[:, j], C, W[:, k] @ S[:, j], S[:, j] @ S[:, j])
-                W[:, k] += t * S[:, j]
-                margins[:, k] += t * D[:, j]
-        yield W.copy()
-
-
-def _cg(Z: sp.csr_matrix, ZT: sp.csr_matrix, active: np.ndarray, C: float, B: np.ndarray, stop: np.ndarray
-        ) -> np.ndarray:
-    """H_k x_k = b_k for every column k, H_k = I + 2C Z^T diag(active_k) Z, by CG until ||r_k|| <= stop_k."""
-    X, R = np.zeros_like(B), B.copy()
-    P, rr = R.copy(), np.sum(R * R, axis=0)
-    live = np.arange(B.shape[1])
-    for _ in range(1000):
-        live = live[np.sqrt(rr[live]) > stop[live]]
-        if len(live) == 0:
-            break
-        P_live = P[:, live]
-        HP = P_live + 2.0 * C * (ZT @ ((Z @ P_live) * active[:, live]))
-        alpha = rr[live] / np.sum(P_live * HP, axis=0)
-        X[:, live] += alpha * P_live
-        R[:, live] -= alpha * HP
-        rr_new = np.sum(R[:, live] ** 2, axis=0)
-        P[:, live] = R[:, live] + rr_new / rr[live] * P_live
-        rr[live] = rr_new
-    return X
-
-
 def objective(Z: sp.csr_matrix, Y: np.ndarray, C: float, W: np.ndarray) -> float:
     """sum_k ||w_k||^2 / 2 + C sum_i max(0, 1 - y_ik z_i^T w_k)^2."""
     return float(0.5 * np.sum(W * W) + C * np.sum(np.maximum(0.0, 1.0 - Y * (Z @ W)) ** 2))
@@ -130,10 +82,10 @@ def contenders(Z: sp.csr_matrix, y: np.ndarray, Y: np.ndarray) -> dict[str, Call
     """Each contender's path over the grid, as a call returning the weights at every C."""
     e = f"{ITERATIVE_TOL:g}"
     return {
-        f"rfbench iterative path: LibLinear -s 2 -e {e}, warm-started along C":
+        f"Newton-CG on the active rows (sparse_newton), LibLinear -s 2's rule at -e {e}, warm-started":
+            lambda: list(squared_hinge_paths_sparse(Z, Y, DEFAULT_C_GRID, tol=ITERATIVE_TOL)),
+        f"LibLinear -s 2 -e {e}, warm-started along C":
             lambda: list(liblinear_path(Z, y, DEFAULT_C_GRID, f"-s 2 -e {e}", warm=True)),
-        f"Newton-CG of our own, classes together, ||g|| <= {e} ||g(0)||, warm-started":
-            lambda: list(newton_cg_path(Z, Y, DEFAULT_C_GRID)),
         f"LibLinear -s 2 -e {e}, cold at each C (the textbook loop)":
             lambda: list(liblinear_path(Z, y, DEFAULT_C_GRID, f"-s 2 -e {e}", warm=False)),
         "LibLinear -s 1 (default -e 0.1), cold at each C":

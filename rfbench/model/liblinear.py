@@ -15,8 +15,10 @@ does exactly that, and is fast enough to sit in the inner loop of many trials:
   :mod:`rfbench.model.newton_svc` on the dense design, warm-started along the C grid, with
   folds (and then classes) in threads (at the papers' sizes about 10x LibLinear per core, see
   benchmarks/README.md, Model selection); or, where its p x p Hessians would take more than an
-  hour (wide sparse codes: binning, GCWS), LibLinear's trust-region Newton ``-s 2`` at a tight
-  ``-e`` on the features as given, warm-started along C.  ``model_path_`` says which.
+  hour, the iterative path on the features as given, warm-started along C, to LibLinear ``-s 2``'s
+  stopping rule at a tight ``-e``: on wide sparse codes (binning, GCWS) rfbench's Newton-CG on the
+  active rows (:mod:`rfbench.model.sparse_newton`), on dense features LibLinear ``-s 2`` itself.
+  ``model_path_`` says which.
 """
 from __future__ import annotations
 
@@ -43,9 +45,11 @@ from rfbench.model.newton_cost import (
     choose_path,
     dense_fits,
     log_once,
+    newton_cg_takes,
 )
 from rfbench.model.newton_svc import DEFAULT_TOL, newton_gram, row_space, squared_hinge_paths
 from rfbench.model.pool import worker_pool
+from rfbench.model.sparse_newton import squared_hinge_paths_sparse
 from rfbench.validation import is_int, is_real
 
 #: The paper's grid C = 2^-5, 2^-4, ..., 2^5.
@@ -100,10 +104,11 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         that same problem (no bias: LibLinear's ``-s 1``/``-s 2`` model) to
         optimality with rfbench's generalized Newton method
         (:mod:`rfbench.model.newton_svc`) where its estimated cost fits the hour and the
-        design at most ``MAX_NEWTON_FEATURES`` columns (sparse ones densified), else by
-        LibLinear ``-s 2 -e 1e-6`` warm-started along C on the features as given (the same
-        optimum to that tolerance; ``newton_cost.choose_path``); one-vs-rest for more than
-        two classes, as LibLinear.
+        design at most ``MAX_NEWTON_FEATURES`` columns (sparse ones densified), else to
+        LibLinear ``-s 2 -e 1e-6``'s stopping rule, warm-started along C, on the features as given
+        (sparse: :mod:`rfbench.model.sparse_newton`; dense: LibLinear itself; the same optimum to
+        that tolerance; ``newton_cost.choose_path``); one-vs-rest for more than two classes, as
+        LibLinear.
     C_grid : sequence of float, default=2^-5, ..., 2^5
         Candidate values of C, all > 0.
     cv : int, default=5
@@ -206,11 +211,11 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         ----------
         X : ndarray or scipy.sparse matrix of shape (n_samples, n_features)
             Float32 or float64 features, all finite.  Sparse (CSR) features go to
-            LibLinear's solvers as they are; ``"newton"`` densifies them (at most
-            ``MAX_NEWTON_FEATURES`` columns) and, if they are rank-deficient like GCWS's
-            one-hot codes, solves on their row space (``newton_svc.row_space``): on
-            hashed features of a few thousand columns many times faster than ``-s 1``
-            (results/li/README.md).
+            LibLinear's solvers as they are; ``"newton"`` on its dense path densifies them (at
+            most ``MAX_NEWTON_FEATURES`` columns) and, if they are rank-deficient like GCWS's
+            one-hot codes, solves on their row space (``newton_svc.row_space``): on hashed
+            features of a few thousand columns many times faster than ``-s 1``
+            (results/li/README.md); on its iterative path they stay sparse.
         y : ndarray of shape (n_samples,)
             Class labels, at least two distinct values.
         X_test, y_test : the test set, required by ``selection="test_grid"`` (unused otherwise)
@@ -222,12 +227,13 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         self.check_params()
         grid = np.asarray(self.C_grid, dtype=np.float64)
         sparse = sp.issparse(X)
-        self._dense_newton = False
+        self._dense_newton = self._own_newton = False
         if self.solver == NEWTON:  # before densifying: a refusal costs nothing
             n_rows, n_features = X.shape if sparse else np.shape(X)
             path = self._path(n_rows, n_features, len(np.unique(np.asarray(y))), sparse, X.nnz if sparse else None)
             log_once(path, self._newton_tol())
             self._dense_newton, self.model_path_ = path.kind == DENSE, path.describe(self._newton_tol())
+            self._own_newton = self._dense_newton or path.newton_cg  # else LibLinear -s 2 (_liblinear_options)
         else:
             log.info("model: LibLinear -s %s on %s features (%d x %d)", self.solver, "sparse" if sparse else "dense",
                      *X.shape)
@@ -250,7 +256,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         self._total_fits = (self.cv * len(grid) if cross_validate else 0) + (len(grid) if test else 1)
         if test is not None:
             self._fit_test_grid(X, y_idx, grid, *test, sparse=sparse)
-        elif self._dense_newton:
+        elif self._own_newton:
             self._fit_newton(X, y_idx, grid, cross_validate, sparse)
         else:
             self._fit_liblinear(X, y_idx, grid, cross_validate)
@@ -276,15 +282,19 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             ``"newton"`` on its dense path: its float64 design n x p (sparse features densified, then
             once more on their row space), and one p x p Hessian per thread with the one the refit
             shares (for sparse features also the row-space basis and its eigendecomposition, 2 p^2);
-            LibLinear's solvers, and the iterative path: their copy of the features as 16-byte feature
-            nodes, n (stored + 2).  The class count is not known here: the path is the one of two
+            its iterative path on long sparse rows (``sparse_newton``): the float64 CSR design, n (stored + 1)
+            values of 12 bytes, and one fold's rows of it per thread (the whole for an upper bound);
+            LibLinear's solvers, and the iterative path on dense features: their copy of the features as
+            16-byte feature nodes, n (stored + 2).  The class count is not known here: the path is the one of two
             classes, dense wherever any class count could take it (the larger need, an upper bound).
         """
         p = width + (self.bias >= 0)
+        threads = self.n_jobs if is_int(self.n_jobs) and self.n_jobs > 0 else 1
         if self.solver != NEWTON or not dense_fits(n_rows, p, 1, self._solves(), MAX_NEWTON_FEATURES):
+            if self.solver == NEWTON and sparse and newton_cg_takes(stored):
+                return {"solver=newton's float64 CSR design and its folds'": (1 + threads) * n_rows * (stored + 1) * 12}
             solver = ITERATIVE_SOLVER if self.solver == NEWTON else self.solver
             return {f"LibLinear -s {solver}'s feature nodes": n_rows * (stored + 2) * 16}
-        threads = self.n_jobs if is_int(self.n_jobs) and self.n_jobs > 0 else 1
         return {f"solver=newton's float64 design{' (densified)' if sparse else ''}": (1 + sparse) * n_rows * p * 8,
                 "solver=newton's p x p Hessians": (threads + 1 + 2 * sparse) * p * p * 8}
 
@@ -310,6 +320,11 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
     def _newton_tol(self) -> float:
         return DEFAULT_TOL if self.tol is None else float(self.tol)
 
+    def _own_tol(self) -> float:
+        """The tolerance of rfbench's own solver on this path: the dense path's, or LibLinear -s 2's ``-e``
+        on the iterative one (``sparse_newton`` stops by LibLinear's rule)."""
+        return self._newton_tol() if self._dense_newton else ITERATIVE_TOL
+
     def _liblinear_options(self) -> _Options:
         """What LibLinear runs: the given solver, or the iterative path of ``"newton"``."""
         if self.solver == NEWTON:
@@ -333,8 +348,8 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         """Train every C on all of (X, y), score it on the test set, keep the best (ties: the smaller C)."""
         order = np.argsort(grid, kind="stable")
         scores, weights = np.empty(len(grid)), [None] * len(grid)
-        if self._dense_newton:
-            (Z, Q), tol = _newton_design(X, self.bias, sparse), self._newton_tol()
+        if self._own_newton:
+            (Z, Q), tol = _newton_design(X, self.bias, sparse), self._own_tol()
             signs = _one_vs_rest_signs(y_idx, len(self.classes_))
             Z_test = _in_basis(_design_matrix(X_test, self.bias), Q)
             with threadpool_limits(limits=1), worker_pool(self.n_jobs) as pool:
@@ -358,7 +373,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
                 self._fitted(1)
         self._select_C(grid, None, test_scores=scores)
         best = weights[int(np.flatnonzero(grid == self.C_)[0])]
-        if self._dense_newton:
+        if self._own_newton:
             self.coef_, self.intercept_ = best
         else:
             self.model_, self.coef_, self.intercept_, self._labels = best
@@ -373,7 +388,8 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
     def _fit_newton(
         self, X: np.ndarray, y_idx: np.ndarray, grid: np.ndarray, cross_validate: bool, sparse: bool
     ) -> None:
-        """CV and refit by ``squared_hinge_paths``: each fold's class blocks in threads, then the refit's.
+        """CV and refit by ``squared_hinge_paths`` (``squared_hinge_paths_sparse`` on the iterative path's
+        sparse features): each fold's class blocks in threads, then the refit's.
 
         Each fold walks the grid upwards, warm-starting each C from the last; the refit
         starts from the folds' mean solution at the chosen C.  All of it runs with one
@@ -382,7 +398,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         """
         Z, Q = _newton_design(X, self.bias, sparse)
         signs = _one_vs_rest_signs(y_idx, len(self.classes_))
-        tol = self._newton_tol()
+        tol = self._own_tol()
         order = np.argsort(grid, kind="stable")
         with threadpool_limits(limits=1), worker_pool(self.n_jobs) as pool:
             start = None
@@ -553,7 +569,10 @@ def _newton_paths(
     pool: ThreadPoolExecutor, Z: np.ndarray, signs: np.ndarray, Cs: np.ndarray, tol: float,
     start: np.ndarray | None = None,
 ) -> _NewtonPaths:
-    """The path of each one-vs-rest column of ``signs`` along the increasing ``Cs``, one job per class block."""
+    """The path of each one-vs-rest column of ``signs`` along the increasing ``Cs``: one job per class block,
+    or on sparse Z (the iterative path) one job for all columns, whose products share each pass over Z."""
+    if sp.issparse(Z):
+        return _NewtonPaths([pool.submit(_sparse_newton_path, Z, signs, Cs, tol, start)])
     gram = newton_gram(Z) if signs.shape[1] > NEWTON_BLOCK else None  # shared by the blocks
     return _NewtonPaths([
         pool.submit(_newton_path, Z, signs[:, block], Cs, tol, None if start is None else start[:, block], gram)
@@ -567,9 +586,16 @@ def _newton_path(
     return np.array(list(squared_hinge_paths(Z, Y, Cs, start, tol, gram=gram)))
 
 
-def _newton_accuracy(W: np.ndarray, Z_eval: np.ndarray, y_eval: np.ndarray) -> np.ndarray:
+def _sparse_newton_path(Z: sp.csr_matrix, Y: np.ndarray, Cs: np.ndarray, tol: float, start: np.ndarray | None
+                        ) -> np.ndarray:
+    """Weights (n_C, p, n_columns) of the columns of Y along ``Cs`` on sparse Z."""
+    return np.array(list(squared_hinge_paths_sparse(Z, Y, Cs, start, tol)))
+
+
+def _newton_accuracy(W: np.ndarray, Z_eval: np.ndarray | sp.csr_matrix, y_eval: np.ndarray) -> np.ndarray:
     """Accuracy on (Z_eval, y_eval) of each of the weights W (n_C, p, n_w): one column is binary."""
-    decisions = Z_eval @ W  # (n_C, n_eval, n_w)
+    # (n_C, n_eval, n_w); scipy's products take 2-D operands only
+    decisions = np.stack([Z_eval @ w for w in W]) if sp.issparse(Z_eval) else Z_eval @ W
     predicted = (decisions[..., 0] > 0) if W.shape[-1] == 1 else np.argmax(decisions, axis=-1)
     return np.mean(predicted == y_eval, axis=1)
 
@@ -585,12 +611,15 @@ def class_blocks(n_w: int) -> list[np.ndarray]:
 
 def _newton_design(X: np.ndarray, bias: float, sparse: bool) -> tuple[np.ndarray, np.ndarray | None]:
     """Newton's design matrix Z, or (Z Q, Q) on the basis Q of its row space (``newton_svc.row_space``)
-    when X came sparse and Z is rank-deficient; the same optimum, w = Q v.
+    when X came sparse and Z is rank-deficient (the same optimum, w = Q v); X still sparse (the iterative
+    path, not densified) gives its CSR design as it is.
 
     Only sparse features are checked: hashed one-hot codes are rank-deficient by
     construction, dense random features of p < n columns are not worth an eigendecomposition.
     """
-    Z = _design_matrix(X, bias)  # at most MAX_NEWTON_FEATURES columns: choose_path saw to it
+    Z = _design_matrix(X, bias)  # dense: at most MAX_NEWTON_FEATURES columns, choose_path saw to it
+    if sp.issparse(Z):  # the iterative path: sparse_newton on the codes as given
+        return Z, None
     Q = row_space(Z) if sparse else None
     return _in_basis(Z, Q), Q
 
@@ -604,8 +633,12 @@ def _from_basis(W: np.ndarray, Q: np.ndarray | None) -> np.ndarray:
     return W if Q is None else Q @ W
 
 
-def _design_matrix(X: np.ndarray, bias: float) -> np.ndarray:
-    """X in float64, with a constant column ``bias`` appended when bias >= 0 (LibLinear's -B)."""
+def _design_matrix(X: np.ndarray | sp.csr_matrix, bias: float) -> np.ndarray | sp.csr_matrix:
+    """X in float64 (CSR if it came sparse), with a constant column ``bias`` appended when bias >= 0
+    (LibLinear's -B)."""
+    if sp.issparse(X):
+        columns = [X] + ([sp.csr_matrix(np.full((X.shape[0], 1), bias))] if bias >= 0 else [])
+        return sp.hstack(columns, format="csr", dtype=np.float64)
     Z = np.empty((len(X), X.shape[1] + (bias >= 0)))
     Z[:, : X.shape[1]] = X
     if bias >= 0:

@@ -17,18 +17,22 @@ NRFF at k = 4,096 columns: 10 C x 26 classes, about 1,090 CPU-s per trial), and 
 ``STEP_OVERHEAD_SECONDS`` for what a step costs beyond them (line search, active-set updates,
 Python: about half of the 8.9 CPU-s of the letter AsK-RFF trial above, r = 192).
 
-Beyond ``MAX_CPU_SECONDS`` the dense path gives way to the iterative one (:func:`choose_path`):
-LibLinear's primal trust-region Newton (``-s 2``) on the features as they are (sparse rows stay
-sparse) at the tight tolerance ``ITERATIVE_TOL``, warm-started along the C grid, the same problem
-to that tolerance.  Its cost is proportional to the stored values it reads,
+Beyond ``MAX_CPU_SECONDS`` the dense path gives way to the iterative one (:func:`choose_path`), on the
+features as they are (sparse rows stay sparse), warm-started along the C grid, stopped by LibLinear
+``-s 2``'s rule at the tight tolerance ``ITERATIVE_TOL``, the same problem to that tolerance: on
+sparse codes rfbench's Newton-CG on the active rows (:mod:`rfbench.model.sparse_newton`, all
+one-vs-rest columns per pass over the rows; ``make bench``, section ``sparse_path``, measures it
+against LibLinear's ``-s 2`` path), on dense features LibLinear's primal Newton (``-s 2``) itself.
+Its cost is proportional to the stored values it reads,
 
 .. math::
 
     T \\approx c\\, n_{\\rm stored}\\, n_w\\, n_{\\rm solves}
 
-with c = ``ITERATIVE_SECONDS_PER_VALUE`` (measured on the letter kernels' sparse codes: binning,
-12,000 x 7,541 with 30 values a row, and GCWS, 12,000 x 4,096 with 128; 6-8e-8 CPU-s a value,
-column and solve along a warm-started grid).  Only where that too exceeds ``MAX_CPU_SECONDS`` is
+with c = ``ITERATIVE_SECONDS_PER_VALUE`` (measured with LibLinear ``-s 2`` on the letter kernels' sparse
+codes: binning, 12,000 x 7,541 with 30 values a row, and GCWS, 12,000 x 4,096 with 128; 6-8e-8 CPU-s
+a value, column and solve along a warm-started grid; the Newton-CG takes less on GCWS: an upper
+bound).  Only where that too exceeds ``MAX_CPU_SECONDS`` is
 the run refused, naming LibLinear ``-s 1`` at its own tolerance, which takes any width.
 """
 from __future__ import annotations
@@ -46,7 +50,7 @@ FLOPS_PER_CPU_SECOND = 2e10
 STEP_OVERHEAD_SECONDS = 1e-3
 #: Estimated CPU time above which a path of ``solver="newton"`` is not taken (one trial's model selection).
 MAX_CPU_SECONDS = 3600.0
-#: LibLinear's solver on the iterative path: the primal trust-region Newton method (TRON) of ``-s 2``.
+#: LibLinear's solver on the iterative path (dense features; on sparse ones its problem and stopping rule).
 ITERATIVE_SOLVER = 2
 #: Its ``-e``: stop at ||g(w)|| <= e min(n+, n-) / n ||g(0)|| (LibLinear's rule for ``-s 2``); 1e-6 puts the
 #: objective within ~1e-9 of the optimum on the letter codes, where the default ``0.01`` stops 5 % short.
@@ -54,6 +58,11 @@ ITERATIVE_TOL = 1e-6
 #: CPU-seconds per stored value, one-vs-rest column and value of C of the iterative path (an upper bound
 #: of the letter codes' 6-8e-8).
 ITERATIVE_SECONDS_PER_VALUE = 1e-7
+#: Stored values a row from which sparse codes go to rfbench's Newton-CG on the iterative path, sparser ones to
+#: LibLinear -s 2 itself (``make bench``, section ``sparse_path``, one letter fold's C path, CPU-s in one run:
+#: GCWS's 128 values a row, Newton-CG 18.5 vs LibLinear 34.0; binning's 30, 13.7 vs 7.8).  The Newton-CG reads
+#: a row once for all one-vs-rest columns, which pays where rows are long.
+NEWTON_CG_MIN_VALUES_PER_ROW = 64
 #: The paths of ``solver="newton"``.
 DENSE, ITERATIVE = "dense", "iterative"
 
@@ -121,23 +130,32 @@ class NewtonPath:
     Attributes
     ----------
     kind : str
-        ``DENSE`` (:mod:`rfbench.model.newton_svc` on the densified design) or ``ITERATIVE``
-        (LibLinear ``-s ITERATIVE_SOLVER -e ITERATIVE_TOL`` on the features as given, warm-started along C).
+        ``DENSE`` (:mod:`rfbench.model.newton_svc` on the densified design) or ``ITERATIVE`` (on the
+        features as given, warm-started along C, to ``-s ITERATIVE_SOLVER -e ITERATIVE_TOL``'s rule:
+        :mod:`rfbench.model.sparse_newton` on sparse ones, LibLinear itself on dense ones).
     cpu_seconds : float
         Its estimated CPU time for one model selection.
     problem : tuple of int and bool
         (rows, width, one-vs-rest columns, solves, sparse): what it solves.
+    newton_cg : bool
+        The iterative path runs :mod:`rfbench.model.sparse_newton` (sparse codes of at least
+        ``NEWTON_CG_MIN_VALUES_PER_ROW`` stored values a row), not LibLinear.
     """
 
     kind: str
     cpu_seconds: float
     problem: tuple[int, int, int, int, bool]
+    newton_cg: bool = False
 
     def describe(self, tol: float) -> str:
         """The path with its full configuration (``tol``: the dense path's), as a trial's ``model_path`` records it."""
         if self.kind == DENSE:
             design = "densified sparse features on their row space" if self.problem[-1] else "dense features"
             return f"newton dense: generalized Newton on the {design}, ||g|| <= {tol:g} ||g(0)||, warm-started along C"
+        if self.newton_cg:
+            return (f"newton iterative: rfbench's Newton-CG on the active rows, LibLinear -s {ITERATIVE_SOLVER}'s "
+                    f"stopping rule ||g|| <= {ITERATIVE_TOL:g} min(n+, n-)/n ||g(0)|| (its -e {ITERATIVE_TOL:g}), "
+                    "on the sparse features as given, warm-started along C")
         features = "sparse" if self.problem[-1] else "dense"
         return (f"newton iterative: LibLinear -s {ITERATIVE_SOLVER} -e {ITERATIVE_TOL:g} (trust-region Newton, "
                 f"||g|| <= {ITERATIVE_TOL:g} min(n+, n-)/n ||g(0)||) on the {features} features as given, "
@@ -148,6 +166,11 @@ class NewtonPath:
         n_rows, width, n_columns, n_solves, sparse = self.problem
         return (f"{n_rows} rows x {width} columns{' (sparse)' if sparse else ''}, "
                 f"{n_columns} one-vs-rest column(s) x {n_solves} solve(s) of one C")
+
+
+def newton_cg_takes(values_per_row: float) -> bool:
+    """Whether the iterative path runs rfbench's Newton-CG on sparse codes of this many stored values a row."""
+    return values_per_row >= NEWTON_CG_MIN_VALUES_PER_ROW
 
 
 def dense_fits(n_rows: int, width: int, n_columns: int, n_solves: int, max_width: int) -> bool:
@@ -180,7 +203,8 @@ def choose_path(n_rows: int, width: int, n_columns: int, n_solves: int, sparse: 
     stored = n_rows * width if stored is None and not sparse else stored
     iterative = iterative_cost(stored or 0, n_columns, n_solves)
     if iterative <= MAX_CPU_SECONDS:
-        return NewtonPath(ITERATIVE, iterative, problem)
+        newton_cg = sparse and stored is not None and newton_cg_takes(stored / n_rows)
+        return NewtonPath(ITERATIVE, iterative, problem, newton_cg)
     raise ValueError(
         f"solver='newton' on {NewtonPath(DENSE, 0.0, problem).what} would take about {dense.cpu_seconds / 3600:.2g} "
         f"CPU-hours on its dense path ({dense.steps} Cholesky factorizations of up to {width} x {width}) and about "
@@ -196,7 +220,7 @@ def log_once(path: NewtonPath, tol: float) -> None:
     a problem of these rows, classes and solves: once per run, as the runner's workers fork after its
     first trial (a sparse map's width, which varies from trial to trial, is left out)."""
     n_rows, _, n_columns, n_solves, sparse = path.problem
-    key = (path.kind, n_rows, n_columns, n_solves, sparse)
+    key = (path.kind, path.newton_cg, n_rows, n_columns, n_solves, sparse)
     if key in _LOGGED:
         return
     _LOGGED.add(key)

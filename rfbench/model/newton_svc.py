@@ -148,7 +148,7 @@ def _minimize(
         D = S @ Z.T
         E = Y * D  # y_i d_i: R and E give each column's residuals along its step
         for k in todo:
-            t = _line_search(R[k], E[k], C, W[k] @ S[k], S[k] @ S[k])
+            t = line_search(R[k], E[k], C, W[k] @ S[k], S[k] @ S[k])
             W[k] += t * S[k]
             margin[k] += t * D[k]
     warnings.warn(f"Newton's method did not reach tol in {max_iter} steps at C={C}", ConvergenceWarning, stacklevel=3)
@@ -247,7 +247,7 @@ def _spd_solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     return x
 
 
-def _line_search(a: np.ndarray, e: np.ndarray, C: float, ws: float, ss: float) -> float:
+def line_search(a: np.ndarray, e: np.ndarray, C: float, ws: float, ss: float) -> float:
     """argmin_t f(w + t s): Newton's method on the convex piecewise quadratic phi(t), from t = 1.
 
     With the residuals a_i = 1 - y_i m_i at w and e_i = y_i d_i, d = Z s (y_i^2 = 1), the residual

@@ -185,15 +185,15 @@ def test_gcws_codes_are_as_wide_as_newton_densifies_them():
 
 def test_a_model_too_large_for_memory_is_refused_with_the_m_that_fits(monkeypatch):
     """Li's GCWS at b = 5, k = 1024 on letter (d = 16, 15,000 training rows): 32,768 columns, beyond
-    Newton's dense path, so its iterative one copies the codes into LibLinear's nodes (checked by the
-    runner once the data are loaded: letter_li states no split)."""
+    Newton's dense path, so its iterative one copies the codes into a float64 CSR design and its folds'
+    (checked by the runner once the data are loaded: letter_li states no split)."""
     cfg = compose_cfg("kernel=gmm", "dataset=letter_li", "feature_map.b=5", "feature_map.n_components=1024")
     monkeypatch.setattr(config, "available_memory", lambda: 256 * 2**20)
     with pytest.raises(config.ConfigError) as err:
         components.check(cfg, 16, 15000)
     message = str(err.value)
     assert message.startswith("feature_map.n_components=1024 is invalid (M = 1024 on d=16, 15000 training points)")
-    assert "LibLinear -s 2's feature nodes" in message and "more than the 0.25 GiB" in message
+    assert "solver=newton's float64 CSR design and its folds'" in message and "more than the 0.25 GiB" in message
     bound = int(message.rsplit("choose n_components <= ", 1)[1])
     assert 1 <= bound < 1024
     cfg["feature_map"]["n_components"] = bound

@@ -9,6 +9,7 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 import rfbench.model.liblinear as rc
+from rfbench.model import newton_cost
 from rfbench.model.liblinear import DEFAULT_C_GRID, LibLinearClassifier
 
 libc_srand = ctypes.CDLL(None).srand
@@ -393,33 +394,43 @@ def ovr_objective(model, X, y, C):
 
 
 @pytest.mark.parametrize("selection", ["cv", "test_grid"])
-def test_the_iterative_path_reaches_the_dense_optimum(monkeypatch, selection):
-    """The same problem on both paths of solver='newton': the same CV scores and C, objectives equal
-    to 1e-7 (the iterative path stops at LibLinear -s 2's ||g|| <= 1e-6 min(n+, n-)/n ||g(0)||, the
-    dense one at 1e-8 ||g(0)||) and the same predictions."""
+@pytest.mark.parametrize("min_values, solver", [(6, "rfbench's Newton-CG on the active rows, LibLinear -s 2's stopping "
+                                                    "rule ||g|| <= 1e-06"), (7, "LibLinear -s 2 -e 1e-06")])
+def test_the_iterative_path_reaches_the_dense_optimum(monkeypatch, selection, min_values, solver):
+    """The same problem on both paths of solver='newton' (the iterative one on codes of 6 values a row: our
+    Newton-CG from 6 values a row, LibLinear -s 2 below) and on LibLinear -s 2 -e 1e-6 warm along C: the
+    same CV scores and C, objectives equal to 1e-7 (the iterative path stops at LibLinear -s 2's
+    ||g|| <= 1e-6 min(n+, n-)/n ||g(0)||, the dense one at 1e-8 ||g(0)||) and the same predictions."""
     X, y = one_hot_codes()
     Xt, yt = one_hot_codes(seed=1)
     params = dict(solver="newton", bias=-1.0, cv=3, random_state=0, C_grid=2.0 ** np.arange(-3, 6), selection=selection)
     fit_args = (Xt, yt) if selection == "test_grid" else ()
     dense = LibLinearClassifier(**params).fit(X, y, *fit_args)
     monkeypatch.setattr(rc, "MAX_NEWTON_FEATURES", 10)  # the dense path no longer fits
+    monkeypatch.setattr(newton_cost, "NEWTON_CG_MIN_VALUES_PER_ROW", min_values)
     monkeypatch.setattr(sp.csr_matrix, "toarray", lambda self: pytest.fail("the iterative path densified"))
     iterative = LibLinearClassifier(**params).fit(X, y, *fit_args)
+    liblinear = LibLinearClassifier(**{**params, "solver": 2, "tol": 1e-6, "cv_warm_start": True}).fit(X, y, *fit_args)
     assert dense.model_path_.startswith("newton dense") and iterative.model_path_.startswith(
-        "newton iterative: LibLinear -s 2 -e 1e-06")
-    np.testing.assert_array_equal(iterative.cv_scores_, dense.cv_scores_)
-    np.testing.assert_array_equal(iterative.grid_scores_["test_score"], dense.grid_scores_["test_score"])
-    assert iterative.C_ == dense.C_
-    f_dense, f_iterative = ovr_objective(dense, X, y, dense.C_), ovr_objective(iterative, X, y, dense.C_)
-    assert f_dense <= f_iterative <= f_dense * (1 + 1e-7)
-    np.testing.assert_array_equal(iterative.predict(Xt), dense.predict(Xt))
+        f"newton iterative: {solver}")
+    for other in (iterative, liblinear):
+        np.testing.assert_array_equal(other.cv_scores_, dense.cv_scores_)
+        np.testing.assert_array_equal(other.grid_scores_["test_score"], dense.grid_scores_["test_score"])
+        assert other.C_ == dense.C_
+        f_dense, f_other = ovr_objective(dense, X, y, dense.C_), ovr_objective(other, X, y, dense.C_)
+        assert f_dense <= f_other <= f_dense * (1 + 1e-7)
+        np.testing.assert_array_equal(other.predict(Xt), dense.predict(Xt))
 
 
 def test_wide_sparse_features_take_the_iterative_path_without_densifying(monkeypatch):
+    monkeypatch.setattr(newton_cost, "NEWTON_CG_MIN_VALUES_PER_ROW", 3)
     """9,000 sparse columns: beyond the dense path's Hessian (8,192), a second for the iterative one."""
     X, y = one_hot_codes(n=600, grids=3, bins=3000)
     monkeypatch.setattr(sp.csr_matrix, "toarray", lambda self: pytest.fail("densified"))
     model = LibLinearClassifier(solver="newton", bias=-1.0, cv=2, C_grid=[1.0, 4.0], random_state=0).fit(X, y)
     assert model.model_path_.startswith("newton iterative") and model.fit_record() == {"model_path": model.model_path_}
-    needs = model.memory_needs(600, 9000, 3, sparse=True)
-    assert list(needs) == ["LibLinear -s 2's feature nodes"]  # not a dense design and 9,000 x 9,000 Hessians
+    assert model.model_path_.startswith("newton iterative: rfbench's Newton-CG")
+    # the CSR design and a fold's copy of it, not a dense design and 9,000 x 9,000 Hessians
+    assert model.memory_needs(600, 9000, 3, sparse=True) == {"solver=newton's float64 CSR design and its folds'":
+                                                             2 * 600 * 4 * 12}
+    assert model.memory_needs(600, 9000, 2, sparse=True) == {"LibLinear -s 2's feature nodes": 600 * 4 * 16}

@@ -41,6 +41,9 @@ def test_the_dense_path_where_it_fits_the_iterative_one_beyond():
     binning = choose_path(12000, 7541, classes, solves, True, 12000 * 30, 8192)
     gcws = choose_path(12000, 4096, classes, solves, True, 12000 * 128, 8192)
     assert binning.kind == gcws.kind == ITERATIVE
+    assert gcws.newton_cg and not binning.newton_cg  # the faster on each (make bench, sparse_path)
+    assert gcws.describe(1e-8).startswith("newton iterative: rfbench's Newton-CG on the active rows")
+    assert binning.describe(1e-8).startswith("newton iterative: LibLinear -s 2 -e 1e-06")
     assert gcws.cpu_seconds == pytest.approx(ITERATIVE_SECONDS_PER_VALUE * 12000 * 128 * classes * solves)
     assert cost_of(12000, 4096, classes, solves).cpu_seconds > MAX_CPU_SECONDS  # why: the dense path does not fit
     assert choose_path(12000, 300, classes, solves, True, 12000 * 30, 200).kind == ITERATIVE  # beyond max_width

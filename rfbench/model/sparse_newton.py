@@ -1,0 +1,153 @@
+"""Exact solver for LibLinear's L2-loss SVM on wide sparse codes: Newton-CG on the active rows.
+
+The problem is :mod:`rfbench.model.newton_svc`'s, for each one-vs-rest column k,
+
+.. math::
+
+    \\min_w f(w) = \\tfrac12 \\|w\\|^2 + C \\sum_i \\max(0,\\, 1 - y_{ik} z_i^\\top w)^2 ,
+
+on a design too wide to factor its p x p Hessian (binning's and GCWS's codes on letter: thousands
+of columns).  Each Newton direction solves H_k s = -g_k, H_k = I + 2C Z_{I_k}^T Z_{I_k}, by
+conjugate gradients, and only the active rows I_k = {i : y_ik z_i^T w_k < 1} enter its products:
+at the large C the cross-validation picks, a one-vs-rest column's active rows are a few of the n
+(most rows are far on the right side), so a product costs what LibLinear's own Hessian products
+cost, and all columns share one pass over the rows (``_hessian_product``: row i's stored values are
+read once for every column whose active set holds it).  LibLinear ``-s 2`` makes one such pass per
+column; on GCWS's 128 values a row our pass over all 26 letter classes is the cheaper
+(``make bench``, section ``sparse_path``).
+
+The stopping rule is LibLinear ``-s 2``'s at ``-e tol``: column k stops at
+||g_k(w)|| <= tol max(min(n+, n-), 1) / n ||g_k(0)||, n+ and n- its positive and negative rows; the
+result is then that of ``LibLinear -s 2 -e tol`` to the same tolerance (the problem is strictly
+convex: the same minimizer), whatever the start.  Each direction's CG stops at
+||r|| <= min(0.5, sqrt(||g|| / ||g(0)||)) ||g|| (a forcing term: loose far from the optimum,
+tight near it) and the step length is the exact minimizer along it (``newton_svc.line_search``).
+"""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator, Sequence
+
+import numba
+import numpy as np
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+
+from rfbench.model.newton_svc import line_search
+
+#: Newton steps per C and CG iterations per step before a ConvergenceWarning.
+MAX_NEWTON_STEPS, MAX_CG_STEPS = 200, 1000
+
+
+def stopping_scale(Y: np.ndarray) -> np.ndarray:
+    """LibLinear's factor max(min(n+, n-), 1) / n of ``-s 2``'s stopping rule, per column of the +-1 ``Y``."""
+    positives = np.count_nonzero(Y > 0, axis=0)
+    return np.maximum(np.minimum(positives, len(Y) - positives), 1) / len(Y)
+
+
+def squared_hinge_paths_sparse(
+    Z: sp.csr_matrix, Y: np.ndarray, Cs: Sequence[float], W0: np.ndarray | None = None, tol: float = 1e-6,
+) -> Iterator[np.ndarray]:
+    """Minimizers of f for each C in ``Cs`` (best increasing), each warm-started from the last, for the
+    +-1 columns of ``Y`` together.
+
+    Parameters
+    ----------
+    Z : scipy.sparse matrix of shape (n_samples, n_features)
+        Features (an intercept is a constant column); used as float64 CSR.
+    Y : ndarray of shape (n_samples, n_columns)
+        Labels in {-1.0, +1.0}, one problem per column.
+    Cs : sequence of float
+        Values of C.
+    W0 : ndarray of shape (n_features, n_columns), optional
+        Start for the first C (zeros by default).
+    tol : float
+        LibLinear's ``-e`` for ``-s 2`` (see the module's docstring).
+
+    Yields
+    ------
+    W : ndarray of shape (n_features, n_columns)
+        A fresh array for each C.
+    """
+    Z = sp.csr_matrix(Z, dtype=np.float64)
+    Z.sort_indices()
+    # Each column's arrays are rows of (n_columns, ...) arrays here: a column's vector over the p
+    # features is then contiguous, what the products with Z gather from and scatter to.
+    Y = np.ascontiguousarray(Y.T, dtype=np.float64)
+    W = np.zeros((len(Y), Z.shape[1])) if W0 is None else np.array(W0, dtype=np.float64).T.copy()
+    margins = np.asarray(Z @ W.T).T.copy()
+    gnorm0 = np.linalg.norm(np.asarray(Z.T @ Y.T), axis=0)  # ||g_k(0)|| = 2C ||Z^T y_k||
+    scale = tol * stopping_scale(Y.T)
+    for C in Cs:
+        _minimize(Z, Y, float(C), W, margins, 2.0 * C * gnorm0, scale)
+        yield W.T.copy()
+
+
+def _minimize(Z: sp.csr_matrix, Y: np.ndarray, C: float, W: np.ndarray, margins: np.ndarray, gnorm0: np.ndarray,
+              scale: np.ndarray) -> None:
+    """Newton-CG steps on the rows w_k of W (labels Y[k]; in place, with their margins Z w_k) until each
+    ||g_k|| <= scale[k] ||g_k(0)|| (``gnorm0``)."""
+    for _ in range(MAX_NEWTON_STEPS):
+        R = 1.0 - Y * margins
+        # y_i r_i on the active set, 0 off it: rows off the set add exact zeros.
+        G = W - 2.0 * C * np.asarray(Z.T @ (np.maximum(R, 0.0) * Y).T).T
+        norms = np.linalg.norm(G, axis=1)
+        todo = np.flatnonzero(norms > scale * gnorm0)
+        if len(todo) == 0:
+            return
+        forcing = np.minimum(0.5, np.sqrt(norms[todo] / gnorm0[todo]))
+        S = _conjugate_gradients(Z, np.ascontiguousarray((R[todo] > 0).T), C, -G[todo], forcing * norms[todo])
+        D = np.asarray(Z @ S.T).T
+        for j, k in enumerate(todo):
+            t = line_search(R[k], Y[k] * D[j], C, W[k] @ S[j], S[j] @ S[j])
+            W[k] += t * S[j]
+            margins[k] += t * D[j]
+    warnings.warn(f"Newton-CG did not reach tol in {MAX_NEWTON_STEPS} steps at C={C}", ConvergenceWarning,
+                  stacklevel=3)
+
+
+def _conjugate_gradients(Z: sp.csr_matrix, active: np.ndarray, C: float, B: np.ndarray, stop: np.ndarray
+                         ) -> np.ndarray:
+    """x_k solving H_k x_k = b_k (H_k = I + 2C Z^T diag(active[:, k]) Z) for every row k of B, by CG from 0
+    until ||r_k|| <= stop[k]; the rows still iterating share each product's pass over Z."""
+    X, R = np.zeros_like(B), B.copy()
+    P, rr = R.copy(), np.sum(R * R, axis=1)
+    live = np.arange(len(B))
+    for _ in range(MAX_CG_STEPS):
+        live = live[np.sqrt(rr[live]) > stop[live]]
+        if len(live) == 0:
+            return X
+        HP = _hessian_product(Z.indptr, Z.indices, Z.data, active, live, P, 2.0 * C)
+        P_live = P[live]
+        alpha = (rr[live] / np.sum(P_live * HP, axis=1))[:, None]
+        X[live] += alpha * P_live
+        R[live] -= alpha * HP
+        rr_new = np.sum(R[live] ** 2, axis=1)
+        P[live] = R[live] + (rr_new / rr[live])[:, None] * P_live
+        rr[live] = rr_new
+    warnings.warn(f"CG did not reach its tolerance in {MAX_CG_STEPS} steps at C={C}", ConvergenceWarning,
+                  stacklevel=3)
+    return X
+
+
+@numba.njit(nogil=True, cache=True)
+def _hessian_product(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, active: np.ndarray,
+                     rows: np.ndarray, P: np.ndarray, coef: float) -> np.ndarray:  # pragma: no cover (numba)
+    """p_k + coef Z^T diag(active[:, k]) Z p_k for each k in ``rows`` of P (in that order): row i of Z is
+    read once for all the k whose active set holds it (``active``: n x m, row i's flags together)."""
+    out = np.empty((len(rows), P.shape[1]))
+    for a in range(len(rows)):
+        out[a] = P[rows[a]]
+    for i in range(len(indptr) - 1):
+        start, end = indptr[i], indptr[i + 1]
+        for a in range(len(rows)):
+            k = rows[a]
+            if not active[i, k]:
+                continue
+            u = 0.0
+            for t in range(start, end):
+                u += data[t] * P[k, indices[t]]
+            u *= coef
+            for t in range(start, end):
+                out[a, indices[t]] += u * data[t]
+    return out
