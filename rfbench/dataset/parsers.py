@@ -97,7 +97,7 @@ def parse_delimited(path: Path, n_features: int | None, *, label_column: int | s
     except DatasetError as exc:  # a bad value, not a bad option: name the line it is on
         try:
             label, *not_features = [frame.columns.get_loc(_column_key(frame.columns, c, "", path))
-                                    for c in (label_column, *drop_columns, *categorical)]
+                                    for c in (label_column, *drop_columns, *categorical, *(ordinal or {}))]
         except DatasetError:
             raise exc from None
         if where := _locate_delimited_error(path, delimiter, first_line, label, not_features):
@@ -170,7 +170,7 @@ def _ordinal(features: pd.DataFrame, levels: Mapping, path: Path) -> pd.DataFram
         text = features[key].astype(str)
         unknown = sorted(set(text) - set(codes))
         if unknown:
-            raise DatasetError(f"{path}: column {key!r} has values {unknown[:5]} that are not among its ordinal "
+            raise DatasetError(f"{path}: column {key} has values {unknown[:5]} that are not among its ordinal "
                                f"levels {list(codes)}")
         coded[key] = text.map(codes).astype(np.float64)
     return coded
