@@ -139,7 +139,8 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
     protocol = [*c_grids(on_test), *PROTOCOL]
     records.write_csv(out / "deviations.csv", pd.DataFrame(protocol, columns=["deviation", "reason"]))
     sections += [("Claims of the paper", claims),
-                 *_features_sections(table, pd.concat([former_svm, former_ovr], ignore_index=True), out),
+                 *_features_sections(table, pd.concat([former_svm[former_svm["method"] != "linear"], former_ovr],
+                                                      ignore_index=True), out),
                  *_scheme_sections(table, svm, ovr, {arm: _primary(linear_ovr(runs.parent / tree))
                                                      for arm, tree in LINEAR_ARMS.items()}, out),
                  ("Study: preprocessing of the GMM and RBF cells", VARIANT_TEXT),
@@ -212,8 +213,10 @@ def features_comparison(table: pd.DataFrame, former: pd.DataFrame) -> pd.DataFra
 
 
 def _features_sections(table: pd.DataFrame, former: pd.DataFrame, out: Path) -> list[tuple[str, pd.DataFrame | str]]:
-    """The features study's section and ``out/features.csv``."""
+    """The features study's section and ``out/features.csv`` (no Car or CTG cell on the paper's reading: a note)."""
     side = features_comparison(table, former)
+    if side.empty:
+        return [("Study: Car's and CTG's features", "No Car or CTG cell on Table 1's reading yet: `make li-features`.")]
     records.write_csv(out / "features.csv", side)
     return [("Study: Car's and CTG's features (test-grid accuracy %; the cells above are the paper's reading, "
              "`make li-features`)", side.round(DIGITS))]
@@ -273,6 +276,8 @@ def _scaling_sections(table: pd.DataFrame, on_test: pd.DataFrame, pub: pd.DataFr
     if not any((root / tree / "runs").is_dir() for tree, _ in VARIANTS.values()):
         return [("", "No run of the preprocessing study yet: `make li-preprocessing`.")]
     side = scaling_comparison(table, on_test, pub, root)
+    if side.empty:
+        return [("", "No cell of the preprocessing study beside a primary one yet: `make li-preprocessing`.")]
     records.write_csv(out / "scaling.csv", side)
     shown = side.drop(columns=["threshold", *[c for c in side if c.startswith("run ")]]).assign(
         **{c: side[c].map(f"{{:.{DIGITS}f}}".format) for c in SCALING_ACCURACIES},

@@ -46,6 +46,8 @@ NOT_COMPARABLE = {
 }
 #: The trees holding the runs behind a not-comparable cell (the data difference's record): linear, the others.
 DATA_TREES = {"linear": "linear_ovr", "rbf": "kernel_svm", "gmm": "kernel_svm"}
+#: The target that made a run of the features study's other arm (our former configs): linear, the kernel SVMs.
+FORMER_TARGET = {"linear": "li-linear-ovr"}
 #: Our config of each not-comparable dataset, and each method's kernel in the kernel SVMs' runs.
 DATA_CONFIG = {"Splice": "splice_li"}
 KERNEL = {"rbf": "cosine_rbf", "gmm": "gmm"}
@@ -97,7 +99,8 @@ def _feature_alternatives(folder: Path, found: dict[tuple[str, str], list[tuple[
             continue
         tree = DATA_TREES[row["method"]]
         found.setdefault((row["dataset"], row["method"]), []).append((float(row["ours before"]), (
-            f"the features study's arm {row['config ours before']} (`make li-features`, run {row['run ours before']}: "
+            f"the features study's arm {row['config ours before']} "
+            f"(`make {FORMER_TARGET.get(row['method'], 'li-tables')}`, run {row['run ours before']}: "
             f"record: {PAPER}/{tree}/runs/{row['run ours before']}; record: {PAPER}/tables/features.csv)")))
 
 
@@ -114,7 +117,8 @@ def measured_alternatives(folder: Path) -> dict[tuple[str, str], list[tuple[floa
         for column, (run, tree, arm) in ARMS.items():
             if column in row and not pd.isna(row[column]) and not pd.isna(row.get(run)):
                 target = "li-preprocessing-large" if row["method"] == "rbf" and row["dataset"] in (
-                    "Letter", "Magic") and column != "as given" else "li-preprocessing"
+                    "Letter", "Magic") and column != "as given" else "li-features-preprocessing" if row[
+                    "dataset"] in ("Car", "CTG") else "li-preprocessing"
                 found.setdefault((row["dataset"], row["method"]), []).append((float(row[column]), (
                     f"the preprocessing study's arm {arm} (`make {target}`, run {row[run]}: "
                     f"record: {PAPER}/{tree}/runs/{row[run]}; record: {PAPER}/tables/scaling.csv)")))

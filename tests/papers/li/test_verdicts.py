@@ -83,5 +83,5 @@ def test_a_car_or_ctg_cell_is_explained_by_our_former_features_when_they_close_h
     rules = verdicts.rules(tmp_path)
     found = rules.cause(_row("Car", "linear"))  # 80 -> 86 against 90
     assert found.startswith(EXPLAINED) and "features study's arm car_li" in found
-    assert citations(found) == (["li/linear_ovr/runs/c1", "li/tables/features.csv"], ["li-features"])
+    assert citations(found) == (["li/linear_ovr/runs/c1", "li/tables/features.csv"], ["li-linear-ovr"])
     assert rules.cause(_row("CTG", "gmm")) == UNEXPLAINED  # 80 -> 84: less than half
