@@ -139,8 +139,8 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
     protocol = [*c_grids(on_test), *PROTOCOL]
     records.write_csv(out / "deviations.csv", pd.DataFrame(protocol, columns=["deviation", "reason"]))
     sections += [("Claims of the paper", claims),
-                 *_features_sections(table, pd.concat([former_svm[former_svm["method"] != "linear"], former_ovr],
-                                                      ignore_index=True), out),
+                 *_features_sections(table, on_test, pd.concat([former_svm[former_svm["method"] != "linear"],
+                                                               former_ovr], ignore_index=True), out),
                  *_scheme_sections(table, svm, ovr, {arm: _primary(linear_ovr(runs.parent / tree))
                                                      for arm, tree in LINEAR_ARMS.items()}, out),
                  ("Study: preprocessing of the GMM and RBF cells", VARIANT_TEXT),
@@ -189,11 +189,12 @@ def _primary(trials: pd.DataFrame) -> pd.DataFrame:
 FEATURE_ARMS = ("paper's reading", "ours before")
 
 
-def features_comparison(table: pd.DataFrame, former: pd.DataFrame) -> pd.DataFrame:
+def features_comparison(table: pd.DataFrame, on_test: pd.DataFrame, former: pd.DataFrame) -> pd.DataFrame:
     """The features study: per Car and CTG cell, the test-grid accuracy (%) of the paper's reading (the primary
-    cell), of our former config (``former``: its test-grid trials, every method), the paper's, each arm's config
-    and run id."""
+    cell of ``table``, its run in ``on_test``), of our former config (``former``: its trials, every method), the
+    paper's, each arm's config and run id."""
     cells = table.dropna(subset=["mean"]).set_index(["dataset", "method"])
+    primary = on_test.set_index(["dataset", "method"])["run_id"]
     ours = former[former["dataset.name"].isin(FEATURE_READINGS.values())
                   & (former["classifier.selection"] == "test_grid")].set_index(["dataset", "method"])
     rows = []
@@ -206,15 +207,16 @@ def features_comparison(table: pd.DataFrame, former: pd.DataFrame) -> pd.DataFra
             rows.append({"dataset": name, "method": method, "paper's reading": cells.loc[key, "mean"],
                          "ours before": 100 * ours.loc[key, "test_accuracy"] if key in ours.index else float("nan"),
                          "paper": cells.loc[key, "published"], "config paper's reading": reading,
-                         "config ours before": config,
+                         "config ours before": config, "run paper's reading": primary.get(key, ""),
                          "run ours before": ours.loc[key, "run_id"] if key in ours.index else ""})
     return pd.DataFrame(rows, columns=["dataset", "method", *FEATURE_ARMS, "paper", "config paper's reading",
-                                       "config ours before", "run ours before"])
+                                       "config ours before", "run paper's reading", "run ours before"])
 
 
-def _features_sections(table: pd.DataFrame, former: pd.DataFrame, out: Path) -> list[tuple[str, pd.DataFrame | str]]:
+def _features_sections(table: pd.DataFrame, on_test: pd.DataFrame, former: pd.DataFrame,
+                       out: Path) -> list[tuple[str, pd.DataFrame | str]]:
     """The features study's section and ``out/features.csv`` (no Car or CTG cell on the paper's reading: a note)."""
-    side = features_comparison(table, former)
+    side = features_comparison(table, on_test, former)
     if side.empty:
         return [("Study: Car's and CTG's features", "No Car or CTG cell on Table 1's reading yet: `make li-features`.")]
     records.write_csv(out / "features.csv", side)

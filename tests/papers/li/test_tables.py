@@ -136,8 +136,8 @@ def test_car_is_read_as_table_1_prints_it_and_the_one_hot_runs_are_the_features_
     assert table.loc[("Car", "gmm"), "mean"] == pytest.approx(98.96)
     assert table.loc[("Car", "gmm"), "verdict"] == "agrees" and table.loc[("Car", "linear"), "mean"] == 70.0
     side = pd.read_csv(tmp_path / "out" / "features.csv", keep_default_na=False)
-    assert side[["dataset", "method", "run ours before"]].values.tolist() == [["Car", "linear", "c"],
-                                                                                ["Car", "gmm", "a"]]
+    assert side[["dataset", "method", "run paper's reading", "run ours before"]].values.tolist() == [
+        ["Car", "linear", "e", "c"], ["Car", "gmm", "d", "a"]]
     np.testing.assert_allclose(side[["paper's reading", "ours before", "paper"]], [[70.0, 88.89, 71.53],
                                                                                   [98.96, 99.77, 98.96]])
     assert not (tmp_path / "out" / "scaling.csv").exists()  # its one arm run is on the one-hot columns
