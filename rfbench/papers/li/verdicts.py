@@ -159,9 +159,10 @@ def records(root: Path) -> pd.DataFrame:
 NOTES = {
     "easy": "the variance theorems (Figs. 1-4): simulation points and the theorems' variances agree, checked against "
             "independent computation; the exact kernel SVMs on the mirror's datasets",
-    "hard": "Tables 1-2's absolute accuracies: Li gives neither splits nor C grid nor preprocessing beyond unit rows, "
-            "two datasets differ from his, and most of his datasets are not obtainable; Fig. 7 at k = 4096 costs "
-            "minutes of CPU a trial",
-    "remains": "the gaps no study closes (the preprocessing arms, the linear column's scheme), and every dataset the "
-               "mirror lacks (Table 3's MNIST variants, Table 2's large sets)",
+    "hard": "Tables 1-2's absolute accuracies: Li gives neither splits nor C grid nor preprocessing beyond unit rows "
+            "nor the coding of Car's attributes, Splice is another dataset, and most of his datasets are not "
+            "obtainable; Fig. 7 at k = 4096 costs minutes of CPU a trial",
+    "remains": "the gaps no study closes: the linear cells above the paper (Li's text gives no C grid to test), and "
+               "RBF cells no preprocessing arm moves; and every dataset the mirror lacks (Table 3's MNIST variants, "
+               "Table 2's large sets)",
 }
