@@ -47,8 +47,9 @@ def parse_libsvm(path: Path, n_features: int | None) -> tuple[np.ndarray, np.nda
 
 def parse_delimited(path: Path, n_features: int | None, *, label_column: int | str, delimiter: str = ",",
                     header: bool = False, skip_rows: int = 0, drop_columns: Sequence[int | str] = (),
-                    categorical: Sequence[int | str] = (), label_map: Mapping | None = None,
-                    label_default: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    categorical: Sequence[int | str] = (), ordinal: Mapping | None = None,
+                    label_map: Mapping | None = None, label_default: str | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
     """Dense delimited text (CSV, TSV): one row per sample, one label column.
 
     Columns are named by position (negative counts from the end, over the file's columns) or,
@@ -69,6 +70,10 @@ def parse_delimited(path: Path, n_features: int | None, *, label_column: int | s
         present in this file, in sorted order.  The categories come from the file, so two
         files of one dataset could disagree: the loader allows this option only on
         single-file datasets.
+    ordinal : mapping, optional
+        Symbolic columns coded as one number each: column -> its levels in order, the first
+        coded 1, the next 2, ... (values compared as text), e.g. ``{0: [low, med, high, vhigh]}``;
+        a value not among its column's levels is an error.
     label_map : mapping, optional
         Relabels classes, e.g. ``{"normal.": normal}``; keys are compared as text.
     label_default : str, optional
@@ -86,12 +91,13 @@ def parse_delimited(path: Path, n_features: int | None, *, label_column: int | s
                            f"{where or exc}") from exc
     try:
         X, y = _columns_to_arrays(frame, path, n_features, label_column=label_column, drop_columns=drop_columns,
-                                  categorical=categorical, label_map=label_map, label_default=label_default)
+                                  categorical=categorical, ordinal=ordinal, label_map=label_map,
+                                  label_default=label_default)
         check_finite(path, X, y)
     except DatasetError as exc:  # a bad value, not a bad option: name the line it is on
         try:
             label, *not_features = [frame.columns.get_loc(_column_key(frame.columns, c, "", path))
-                                    for c in (label_column, *drop_columns, *categorical)]
+                                    for c in (label_column, *drop_columns, *categorical, *(ordinal or {}))]
         except DatasetError:
             raise exc from None
         if where := _locate_delimited_error(path, delimiter, first_line, label, not_features):
@@ -102,7 +108,7 @@ def parse_delimited(path: Path, n_features: int | None, *, label_column: int | s
 
 def parse_excel(path: Path, n_features: int | None, *, sheet: str, label_column: int | str, header: bool = True,
                 skip_rows: int = 0, drop_columns: Sequence[int | str] = (), categorical: Sequence[int | str] = (),
-                label_map: Mapping | None = None, label_default: str | None = None
+                ordinal: Mapping | None = None, label_map: Mapping | None = None, label_default: str | None = None
                 ) -> tuple[np.ndarray, np.ndarray]:
     """One sheet of an Excel 97-2003 workbook (``.xls``, read with xlrd), one row per sample.
 
@@ -128,17 +134,20 @@ def parse_excel(path: Path, n_features: int | None, *, sheet: str, label_column:
     label = _column_key(frame.columns, label_column, "label_column", path)
     frame = frame[frame[label].notna()].infer_objects()
     return _columns_to_arrays(frame, path, n_features, label_column=label_column, drop_columns=drop_columns,
-                              categorical=categorical, label_map=label_map, label_default=label_default)
+                              categorical=categorical, ordinal=ordinal, label_map=label_map,
+                              label_default=label_default)
 
 
 def _columns_to_arrays(frame: pd.DataFrame, path: Path, n_features: int | None, *, label_column: int | str,
                        drop_columns: Sequence[int | str], categorical: Sequence[int | str],
-                       label_map: Mapping | None, label_default: str | None) -> tuple[np.ndarray, np.ndarray]:
+                       ordinal: Mapping | None, label_map: Mapping | None, label_default: str | None
+                       ) -> tuple[np.ndarray, np.ndarray]:
     """Features and labels of a parsed table, as the column options say."""
     label = _column_key(frame.columns, label_column, "label_column", path)
     dropped = [_column_key(frame.columns, c, "drop_columns", path) for c in drop_columns]
     symbolic = {_column_key(frame.columns, c, "categorical", path) for c in categorical}
-    features = _one_hot(frame.drop(columns=[label, *dropped]), symbolic)
+    levels = {_column_key(frame.columns, c, "ordinal", path): order for c, order in (ordinal or {}).items()}
+    features = _one_hot(_ordinal(frame.drop(columns=[label, *dropped]), levels, path), symbolic)
     text = [c for c in features.columns if not pd.api.types.is_numeric_dtype(features[c])]
     if text:
         raise DatasetError(f"{path}: feature column {text[0]!r} is not numeric "
@@ -151,6 +160,20 @@ def _columns_to_arrays(frame: pd.DataFrame, path: Path, n_features: int | None, 
     if label_map is not None:
         y = _relabel(y, label_map, label_default, path)
     return features.to_numpy(np.float64), y.astype(str) if y.dtype == object else y
+
+
+def _ordinal(features: pd.DataFrame, levels: Mapping, path: Path) -> pd.DataFrame:
+    """``features`` with each column ``levels`` names coded 1, 2, ... by the position of its value there."""
+    coded = features.copy()
+    for key, order in levels.items():
+        codes = {str(level): i for i, level in enumerate(order, start=1)}
+        text = features[key].astype(str)
+        unknown = sorted(set(text) - set(codes))
+        if unknown:
+            raise DatasetError(f"{path}: column {key} has values {unknown[:5]} that are not among its ordinal "
+                               f"levels {list(codes)}")
+        coded[key] = text.map(codes).astype(np.float64)
+    return coded
 
 
 def _one_hot(features: pd.DataFrame, symbolic: set) -> pd.DataFrame:

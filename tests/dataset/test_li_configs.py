@@ -23,6 +23,8 @@ EXPECTED = {
     "vowel_li": (264, 264, 10, 11),
     "car_li": (864, 864, 21, 4),          # 6 attributes one-hot: 4 + 4 + 4 + 3 + 3 + 3 columns
     "ctg_li": (1063, 1063, 25, 10),       # Li's 35 less the 10 indicators of the label
+    "car_li_ordinal": (864, 864, 6, 4),   # Table 1's 6: one ordinal column per attribute
+    "ctg_li35": (1063, 1063, 35, 10),     # Table 1's 35: the 10 indicators of the label included
     "thyroid_li": (2000, 5200, 21, 3),    # UCI's two files pooled, Li's 2,000 / 5,200
     "musk_li": (3299, 3299, 166, 2),
     "shuttle500_li": (500, 14500, 9, 6),  # class 6 (10 of 58,000 rows) falls in neither part

@@ -127,6 +127,19 @@ def test_skip_rows_drop_columns_and_one_hot_in_place(tmp_path):
     assert y.tolist() == ["a", "b", "a"]
 
 
+def test_ordinal_codes_a_columns_levels_1_2_and_refuses_a_value_it_does_not_list(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("vhigh,2,small,a\nlow,5more,big,b\nmed,3,med,a\n")
+    levels = {0: ["low", "med", "high", "vhigh"], 1: ["2", "3", "4", "5more"]}
+    X, y = parse_file(path, "csv", {"label_column": -1, "ordinal": levels, "categorical": [2]}, 5)
+    # buying and doors by their levels' positions, lug_boot one-hot (big, med, small) in place
+    np.testing.assert_array_equal(X, [[4, 1, 0, 0, 1], [1, 4, 1, 0, 0], [2, 2, 0, 1, 0]])
+    assert y.tolist() == ["a", "b", "a"]
+    with pytest.raises(DatasetError, match=r"column 0 has values \['vhigh'\] that are not among its ordinal levels"):
+        parse_file(path, "csv", {"label_column": -1, "ordinal": {0: ["low", "med", "high"]}, "categorical": [1, 2]},
+                   None)
+
+
 def test_label_map_names_classes_and_label_default_takes_the_rest(tmp_path):
     path = tmp_path / "d.csv"
     path.write_text("1,normal.\n2,smurf.\n3,neptune.\n4,normal.\n")

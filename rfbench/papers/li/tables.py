@@ -14,7 +14,10 @@ arm, shown beside it (``linear_scheme.csv``). The preprocessing study sits besid
 changing the primary cells: the GMM and RBF test-grid SVMs on the data as given (``dataset.scale:
 none``, below ``<results>/li/kernel_svm_given/runs``) and on ``minmax_unit_rows`` (below
 ``<results>/li/kernel_svm_minmax/runs``), each cell next to the unit-rows one and the paper's
-(``scaling.csv``). Their rules: results/li/README.md, "Studies of our protocol choices".
+(``scaling.csv``). Car and CTG are read as Table 1 prints them (6 ordinal columns, 35 columns: the
+``li-features`` runs below ``<results>/li/kernel_svm_features`` and ``linear_ovr_features``, primary);
+our former one-hot and 25-column configs are that study's other arm (``features.csv``), and their runs
+serve no other study. Their rules: results/li/README.md, "Studies of our protocol choices".
 """
 from __future__ import annotations
 
@@ -44,8 +47,13 @@ PAPER_DATASET = {
     "magic_li": "Magic", "page_blocks_li": "PageBlocks", "satimage_li": "Satimage",
     "skin10k_li": "SkinSeg10k", "splice_li": "Splice", "imageseg_li": "ImageSeg", "vowel_li": "Vowel",
     "car_li": "Car", "ctg_li": "CTG", "thyroid_li": "Thyroid2k", "musk_li": "Musk",
-    "shuttle500_li": "Shuttle500", "ijcnn1_li": "IJCNN",
+    "shuttle500_li": "Shuttle500", "ijcnn1_li": "IJCNN", "car_li_ordinal": "Car", "ctg_li35": "CTG",
 }
+#: The features study (results/li/README.md): Table 1's # dim as printed, the paper's reading and primary, ->
+#: our former config, its other arm (whose runs stay in the trees of the other studies and serve none of them).
+FEATURE_READINGS = {"car_li_ordinal": "car_li", "ctg_li35": "ctg_li"}
+#: The features study's trees of the paper's reading: the kernel SVMs' and the linear column's.
+FEATURE_RUNS, FEATURE_LINEAR_RUNS = "kernel_svm_features", "linear_ovr_features"
 #: Our kernel names and the paper's columns.
 METHOD = {"linear": "linear", "cosine_rbf": "rbf", "gmm": "gmm"}
 METHODS = ("linear", "rbf", "gmm")
@@ -101,8 +109,10 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
 
     Returns the comparison (one row per published or run cell of the test-grid selection).
     """
-    svm = paper_names(collect_single_runs(runs, POINT))
-    ovr = linear_ovr(runs.parent / LINEAR_RUNS)
+    former_svm = paper_names(collect_single_runs(runs, POINT))
+    former_ovr = linear_ovr(runs.parent / LINEAR_RUNS)
+    svm = pd.concat([_primary(former_svm), _kernel_svm(runs.parent / FEATURE_RUNS)], ignore_index=True)
+    ovr = pd.concat([_primary(former_ovr), linear_ovr(runs.parent / FEATURE_LINEAR_RUNS)], ignore_index=True)
     trials = pd.concat([svm[svm["method"] != "linear"], ovr], ignore_index=True)
     pub = published.load(published.path_of(PAPER))
     on_test = trials[trials["classifier.selection"] == "test_grid"]
@@ -129,7 +139,9 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
     protocol = [*c_grids(on_test), *PROTOCOL]
     records.write_csv(out / "deviations.csv", pd.DataFrame(protocol, columns=["deviation", "reason"]))
     sections += [("Claims of the paper", claims),
-                 *_scheme_sections(table, svm, ovr, {arm: linear_ovr(runs.parent / tree)
+                 *_features_sections(table, on_test, pd.concat([former_svm[former_svm["method"] != "linear"],
+                                                               former_ovr], ignore_index=True), out),
+                 *_scheme_sections(table, svm, ovr, {arm: _primary(linear_ovr(runs.parent / tree))
                                                      for arm, tree in LINEAR_ARMS.items()}, out),
                  ("Study: preprocessing of the GMM and RBF cells", VARIANT_TEXT),
                  *_scaling_sections(table, on_test, pub, runs.parent, out)]
@@ -157,6 +169,59 @@ def _layout(part: pd.DataFrame, datasets: list[str], on_test: pd.DataFrame, cv: 
             row[f"{method} (CV)"] = f"{100 * acc.mean():.2f}" if len(acc) else ""
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _kernel_svm(root: Path) -> pd.DataFrame:
+    """The kernel SVMs' trials below ``root``, in the paper's names; none yet: empty."""
+    if not (root / "runs").is_dir():
+        return pd.DataFrame(columns=["dataset", "method", "classifier.selection", "test_accuracy"])
+    return paper_names(collect_single_runs(root, POINT))
+
+
+def _primary(trials: pd.DataFrame) -> pd.DataFrame:
+    """``trials`` without the runs of a config the features study replaced (:data:`FEATURE_READINGS`)."""
+    if trials.empty:
+        return trials
+    return trials[~trials["dataset.name"].isin(FEATURE_READINGS.values())]
+
+
+#: The features study's arms (:func:`features_comparison`): the primary cell first.
+FEATURE_ARMS = ("paper's reading", "ours before")
+
+
+def features_comparison(table: pd.DataFrame, on_test: pd.DataFrame, former: pd.DataFrame) -> pd.DataFrame:
+    """The features study: per Car and CTG cell, the test-grid accuracy (%) of the paper's reading (the primary
+    cell of ``table``, its run in ``on_test``), of our former config (``former``: its trials, every method), the
+    paper's, each arm's config and run id."""
+    cells = table.dropna(subset=["mean"]).set_index(["dataset", "method"])
+    primary = on_test.set_index(["dataset", "method"])["run_id"]
+    ours = former[former["dataset.name"].isin(FEATURE_READINGS.values())
+                  & (former["classifier.selection"] == "test_grid")].set_index(["dataset", "method"])
+    rows = []
+    for reading, config in FEATURE_READINGS.items():
+        name = PAPER_DATASET[reading]
+        for method in METHODS:
+            key = (name, method)
+            if key not in cells.index:
+                continue
+            rows.append({"dataset": name, "method": method, "paper's reading": cells.loc[key, "mean"],
+                         "ours before": 100 * ours.loc[key, "test_accuracy"] if key in ours.index else float("nan"),
+                         "paper": cells.loc[key, "published"], "config paper's reading": reading,
+                         "config ours before": config, "run paper's reading": primary.get(key, ""),
+                         "run ours before": ours.loc[key, "run_id"] if key in ours.index else ""})
+    return pd.DataFrame(rows, columns=["dataset", "method", *FEATURE_ARMS, "paper", "config paper's reading",
+                                       "config ours before", "run paper's reading", "run ours before"])
+
+
+def _features_sections(table: pd.DataFrame, on_test: pd.DataFrame, former: pd.DataFrame,
+                       out: Path) -> list[tuple[str, pd.DataFrame | str]]:
+    """The features study's section and ``out/features.csv`` (no Car or CTG cell on the paper's reading: a note)."""
+    side = features_comparison(table, on_test, former)
+    if side.empty:
+        return [("Study: Car's and CTG's features", "No Car or CTG cell on Table 1's reading yet: `make li-features`.")]
+    records.write_csv(out / "features.csv", side)
+    return [("Study: Car's and CTG's features (test-grid accuracy %; the cells above are the paper's reading, "
+             "`make li-features`)", side.round(DIGITS))]
 
 
 def linear_ovr(root: Path) -> pd.DataFrame:
@@ -213,6 +278,8 @@ def _scaling_sections(table: pd.DataFrame, on_test: pd.DataFrame, pub: pd.DataFr
     if not any((root / tree / "runs").is_dir() for tree, _ in VARIANTS.values()):
         return [("", "No run of the preprocessing study yet: `make li-preprocessing`.")]
     side = scaling_comparison(table, on_test, pub, root)
+    if side.empty:
+        return [("", "No cell of the preprocessing study beside a primary one yet: `make li-preprocessing`.")]
     records.write_csv(out / "scaling.csv", side)
     shown = side.drop(columns=["threshold", *[c for c in side if c.startswith("run ")]]).assign(
         **{c: side[c].map(f"{{:.{DIGITS}f}}".format) for c in SCALING_ACCURACIES},
@@ -235,7 +302,7 @@ def _variant(root: Path, scale: str) -> pd.DataFrame:
     if (scales != scale).any():
         raise ValueError(f"runs {sorted(set(trials.loc[scales != scale, 'run_id']))} below {root} have "
                          f"dataset.scale {sorted(set(scales) - {scale})}, not {scale!r}; move them away")
-    return paper_names(trials[trials["classifier.selection"] == "test_grid"])
+    return _primary(paper_names(trials[trials["classifier.selection"] == "test_grid"]))
 
 
 def scaling_comparison(table: pd.DataFrame, on_test: pd.DataFrame, pub: pd.DataFrame, root: Path) -> pd.DataFrame:

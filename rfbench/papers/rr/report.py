@@ -14,6 +14,10 @@ the test error at that sigma with the published one:
 
 Times are recorded beside the paper's, not compared (other machine, other solvers).
 
+The intercept study (``make rr-cpu-act-intercept``, results/rr/README.md "Studies"): the same cells
+fitted as eq. (4) writes the model, without intercept (runs below ``<results>/rr/table1_nointercept``),
+each at its own CV-chosen sigma beside the primary cell and the paper's (``intercept.csv``).
+
     python -m rfbench.papers.rr.report table1 [--results results]
 """
 from __future__ import annotations
@@ -78,6 +82,15 @@ READING = ("The substitute's cells compare other data with the paper's Census. O
            "median house prices, heavy-tailed: test median 32,100, maximum 500,001) predicting the training "
            "mean already has a relative error of 71.1 %, against 20.8 % on cpu_act: read its cells against that "
            "baseline, not against the paper's 5 % and 7.5 %. Times are recorded, not compared.")
+#: The intercept study's tree beside Table 1's (eq. (4)'s model: classifier.fit_intercept=false).
+NO_INTERCEPT = rr_verdicts.NO_INTERCEPT
+#: What the intercept study is, for its report section.
+INTERCEPT_TEXT = (
+    "Eq. (4) fits min_w ||Z'w - y||^2 + lambda ||w||^2 and predicts w'z(x): no intercept, where the primary cells "
+    "fit an unpenalized one. Arms: the primary cells (with intercept) and the same sweeps with "
+    "classifier.fit_intercept=false (`make rr-cpu-act-intercept`), each at its own CV-chosen sigma; the rule "
+    "(results/rr/README.md, Studies, written before the runs) says which is primary. A cell is explained by the "
+    "study when the arm without intercept closes at least half of its gap to the paper's value.")
 #: Table 1 prints errors with one decimal; ours get two.
 DIGITS = 2
 
@@ -115,8 +128,11 @@ def table1(runs: Path, out: Path) -> pd.DataFrame:
     pub = pub[pub["source"] == "Table 1"]
     ours = pd.concat([summarize(group, published.key_columns(pub), "error", metric=metric, unit="%")
                       for metric, group in picked.groupby("metric")])
-    table = verdicts.judged(compare(pub[pub["method"].isin([m for m, _ in METHODS.values()])], ours), PAPER,
-                            rr_verdicts.rules())
+    compared = compare(pub[pub["method"].isin([m for m, _ in METHODS.values()])], ours)
+    study = intercept_study(compared, runs.parent / NO_INTERCEPT)
+    if not study.empty:
+        records.write_csv(out / "intercept.csv", study)  # before the verdicts, whose causes read it
+    table = verdicts.judged(compared, PAPER, rr_verdicts.rules(out.parent))
     table = table.merge(chosen[["dataset", "method", "size", "sigma", "at_edge"]], how="left",
                         on=["dataset", "method", "size"])
     records.write_csv(out / "table1.csv", table)
@@ -124,10 +140,35 @@ def table1(runs: Path, out: Path) -> pd.DataFrame:
     sections = render.comparison_sections(table, _layout(table, pub), f"rfbench/papers/{PAPER}/published.csv")
     sections[2:2] = [("Each cell's bandwidth and time", _details(chosen, pub)),
                      ("All bandwidths (CV error chooses; test error shown for reference)", _sweep_view(sweep))]
-    sections += [("Reading the table", READING), ("Rows not run", _not_obtainable(table))]
+    sections += [("Study: eq. (4)'s model, without intercept", INTERCEPT_TEXT),
+                 ("", study.round(3) if not study.empty else "No run of it yet: `make rr-cpu-act-intercept`."),
+                 ("Reading the table", READING), ("Rows not run", _not_obtainable(table))]
     render.write_markdown(out / "table1.md", "Rahimi & Recht (2007) Table 1: test error (%), ours vs paper",
                           sections, _deviations(trials))
     return table
+
+
+def intercept_study(table: pd.DataFrame, root: Path) -> pd.DataFrame:
+    """Per cell run without intercept (below ``root``): its test error (%) at its own CV-chosen sigma, mean and
+    standard error over the trials, its sigma and run, beside the primary cell's mean and standard error and the
+    paper's value. No run yet: an empty frame with these columns."""
+    columns = ["dataset", "method", "size", "with intercept", "with intercept se", "without intercept",
+               "without intercept se", "sigma without", "run without", "paper"]
+    if not (root / "runs").is_dir():
+        return pd.DataFrame(columns=columns)
+    trials = _table1_trials(collect_single_runs(root, POINT))
+    chosen = _bandwidth_sweep(trials)
+    chosen = chosen[chosen["chosen"]]
+    primary = table.set_index(["dataset", "method", "size"])
+    rows = []
+    for _, cell in chosen.iterrows():
+        key = (cell["dataset"], cell["method"], cell["size"])
+        run = trials[(trials["dataset"] == key[0]) & (trials["method"] == key[1]) & (trials["sigma"] == cell["sigma"])]
+        mine = primary.loc[key]
+        rows.append([*key, mine["mean"], mine["sd"] / np.sqrt(mine["n"]), cell["test_error"],
+                     cell["test_error_sd"] / np.sqrt(cell["n"]), cell["sigma"], run["run_id"].iloc[0],
+                     mine["published"]])
+    return pd.DataFrame(rows, columns=columns)
 
 
 def _table1_trials(trials: pd.DataFrame) -> pd.DataFrame:

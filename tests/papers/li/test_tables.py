@@ -4,7 +4,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rfbench.papers.li.tables import C_GRID_REASON, LINEAR_RUNS, SHORT_C_GRID_REASON, VARIANTS, tables
+from rfbench.papers.li.tables import (
+    C_GRID_REASON,
+    FEATURE_LINEAR_RUNS,
+    FEATURE_RUNS,
+    LINEAR_RUNS,
+    SHORT_C_GRID_REASON,
+    VARIANTS,
+    tables,
+)
 
 VARIANT_RUNS = VARIANTS["min-max, unit rows"][0]
 GIVEN_RUNS = VARIANTS["as given"][0]
@@ -114,3 +122,24 @@ def test_an_investigation_run_of_another_scaling_is_refused(tmp_path):
     write_variant(tmp_path / VARIANT_RUNS, "stale", "vowel_li", "gmm", 0.86, scale="unit_rows")
     with pytest.raises(ValueError, match=r"runs \['stale'\] .* dataset.scale \['unit_rows'\], not 'minmax_unit_rows'"):
         tables(tmp_path / "kernel_svm", tmp_path / "out")
+
+
+def test_car_is_read_as_table_1_prints_it_and_the_one_hot_runs_are_the_features_studys_other_arm(tmp_path):
+    runs = tmp_path / "kernel_svm"
+    write_run(runs, "a", "car_li", "gmm", "test_grid", 0.9977)                      # one-hot: the other arm
+    write_run(runs, "b", "car_li", "linear", "test_grid", 0.95)                     # libsvm's, on one-hot
+    write_run(tmp_path / LINEAR_RUNS, "c", "car_li", None, "test_grid", 0.8889)
+    write_run(tmp_path / FEATURE_RUNS, "d", "car_li_ordinal", "gmm", "test_grid", 0.9896)   # paper 98.96
+    write_run(tmp_path / FEATURE_LINEAR_RUNS, "e", "car_li_ordinal", None, "test_grid", 0.70)  # paper 71.53
+    write_variant(tmp_path / GIVEN_RUNS, "f", "car_li", "gmm", 0.99, scale="none")  # on one-hot: no arm of Car
+    table = tables(runs, tmp_path / "out").set_index(["dataset", "method"])
+    assert table.loc[("Car", "gmm"), "mean"] == pytest.approx(98.96)
+    assert table.loc[("Car", "gmm"), "verdict"] == "agrees" and table.loc[("Car", "linear"), "mean"] == 70.0
+    side = pd.read_csv(tmp_path / "out" / "features.csv", keep_default_na=False)
+    assert side[["dataset", "method", "run paper's reading", "run ours before"]].values.tolist() == [
+        ["Car", "linear", "e", "c"], ["Car", "gmm", "d", "a"]]
+    np.testing.assert_allclose(side[["paper's reading", "ours before", "paper"]], [[70.0, 88.89, 71.53],
+                                                                                  [98.96, 99.77, 98.96]])
+    assert not (tmp_path / "out" / "scaling.csv").exists()  # its one arm run is on the one-hot columns
+    scheme = pd.read_csv(tmp_path / "out" / "linear_scheme.csv", keep_default_na=False)
+    assert scheme[["dataset", "one-vs-rest", "one-vs-one"]].values.tolist() == [["Car", 70.0, ""]]

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from rfbench.papers.rr import report as rr
+from rfbench.papers.rr import verdicts as rr_verdicts
 from rfbench.report import published
 from tests.conftest import REPO
 
@@ -70,6 +71,27 @@ def test_table1_picks_sigma_by_cv_and_compares_the_table_s_errors(tmp_path):
     assert "20 secs" in md and "nan" not in md
     sweep = pd.read_csv(tmp_path / "out" / "bandwidths.csv")
     assert sweep["chosen"].sum() == 4 and sweep.loc[sweep["sigma"] == 2.0, "test_error"].item() == pytest.approx(2.0)
+
+
+def test_the_intercept_study_sits_beside_the_primary_cells_and_its_gap_explains_one(tmp_path):
+    table1, study = tmp_path / "rr" / "table1", tmp_path / "rr" / rr.NO_INTERCEPT
+    _write_run(table1, "a", "rff", "cpu_act", 300, 1.0, [0.033, 0.033, 0.033], [0.030, 0.030, 0.030])
+    _write_run(table1, "b", "binning", "cpu_act", 350, 4.0, [0.028, 0.028, 0.028], [0.028, 0.028, 0.028])
+    # without intercept: Fourier's sigma 2 wins by CV (3.5 %, closing 0.2 of the 0.3-point gap to 3.6)
+    _write_run(study, "c", "rff", "cpu_act", 300, 1.0, [0.040, 0.040, 0.040], [0.040, 0.040, 0.040])
+    _write_run(study, "d", "rff", "cpu_act", 300, 2.0, [0.034, 0.035, 0.036], [0.031, 0.031, 0.031])
+    _write_run(study, "e", "binning", "cpu_act", 350, 4.0, [0.029, 0.029, 0.029], [0.029, 0.029, 0.029])
+    table = rr.table1(table1, table1).set_index(["dataset", "method"])
+    side = pd.read_csv(table1 / "intercept.csv").set_index("method")
+    assert side.loc["Fourier+LS", ["sigma without", "run without"]].tolist() == [2.0, "d"]
+    np.testing.assert_allclose(side.loc["Fourier+LS", ["with intercept", "without intercept", "paper"]],
+                               [3.3, 3.5, 3.6])
+    assert side.loc["Fourier+LS", "without intercept se"] == pytest.approx(0.1 / np.sqrt(3))
+    assert side.loc["Binning+LS", "with intercept se"] == pytest.approx(0.0, abs=1e-12)
+    records = rr_verdicts.records(tmp_path).set_index("cell")
+    assert "run d: record: rr/table1_nointercept/runs/d" in records.loc["cpu_act Fourier+LS D = 300", "cause"]
+    assert records.loc["cpu_act Binning+LS P = 350", "cause"] == "unexplained"  # 2.9 against 5.3: not half
+    assert table.loc[("cpu_act", "Fourier+LS"), "mean"] == pytest.approx(3.3)  # the primary cell is not moved
 
 
 @pytest.mark.parametrize("fmap, extra, message", [
