@@ -99,10 +99,11 @@ def test_every_committed_sweep_composes_and_passes_the_preflight(paper):
             check_config(config_.to_dict(compose("config", overrides=job)))
 
 
-def test_make_li_is_the_199_runs_of_the_paper_and_its_two_simulation_jobs():
-    """The counts the Makefile's hand-made groups had (a clean clone found 199 runs), plus Figs 1-4's jobs."""
+def test_make_li_is_the_205_runs_of_the_paper_and_its_two_simulation_jobs():
+    """The counts the Makefile's hand-made groups had (a clean clone found 199 runs), the features study's six
+    (Car's and CTG's primary cells on Li's printed feature counts, `make li-features`), plus Figs 1-4's jobs."""
     jobs = campaign.plan("li", "li").jobs
-    assert len(jobs) == 201 and [job for job in jobs if job[0].startswith("job=")] == [
+    assert len(jobs) == 207 and [job for job in jobs if job[0].startswith("job=")] == [
         ["job=li_variance_grid"], ["job=li_variance_k"]]
     assert len(campaign.plan("askrff", "askrff").jobs) == 201  # 200 runs and Fig. 1's job
     assert len(campaign.plan("rr", "rr").jobs) == 33
