@@ -72,7 +72,7 @@ def test_m_is_absolute_or_a_multiple_of_d():
     ("classifier.log2_C=[200]",
      "classifier.log2_C=[1.6069380442589903e+60] is invalid: every C must be in [2^-100, 2^100]"),
     ("classifier.cv=0", "classifier.cv must be an int >= 1, got 0"),
-    ("classifier.n_jobs=0", "classifier.n_jobs must be an int >= 1, got 0"),
+    ("classifier.n_jobs=0", "classifier.n_jobs=0 is invalid: an integer >= 1"),
     ("classifier.solver=7.5", "classifier.solver=7.5 is not a LibLinear classification solver"),
 ])
 def test_each_component_checks_its_own_parameters_and_names_the_config_key(override, message):
