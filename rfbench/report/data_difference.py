@@ -18,8 +18,10 @@ from pathlib import Path
 
 import yaml
 
-from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED
+from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Cause
 
+#: The keys of a run's config quoted beside the cause, with the ones it matched on: which data ran.
+SHOWN = ("dataset.name", "dataset.n_features", "dataset.split.n_train", "dataset.split.n_test")
 #: What every such cause says the cell is worth.
 MEASURES_NOTHING = "a cell on other data measures nothing about the paper"
 
@@ -52,13 +54,17 @@ def shown_by(folder: Path, tree: str, match: Mapping[str, object]) -> Path | Non
     return None
 
 
-def cause(folder: Path, tree: str, match: Mapping[str, object]) -> str:
+def cause(folder: Path, tree: str, match: Mapping[str, object]) -> str | Cause:
     """The cause of a cell on other data: ``explained: ...`` citing the config of the run below
     ``folder/tree`` (``folder`` is ``<results>/<paper>``) that ``match`` finds, as
-    ``record: <paper>/<tree>/runs/<id>/config.yaml``; ``unexplained`` when no committed run shows it."""
+    ``record: <paper>/<tree>/runs/<id>/config.yaml``, with its evidence: that config's values of the
+    ``match`` keys and of :data:`SHOWN` (what data ran); ``unexplained`` when no committed run shows it."""
     found = shown_by(folder, tree, match)
     if found is None:
         return UNEXPLAINED
     record = found.relative_to(folder.parent).as_posix()
-    return (f"{EXPLAINED}by the data difference named (the paper's data are not obtainable): the config of run "
-            f"{found.parent.name} shows which data ran (record: {record}); {MEASURES_NOTHING}")
+    config = _config(found)
+    shown = [key for key in (*match, *SHOWN) if _value(config, key) is not _ABSENT]
+    said = f"{record}: " + "; ".join(f"{key} = {_value(config, key)}" for key in dict.fromkeys(shown))
+    return Cause(f"{EXPLAINED}by the data difference named (the paper's data are not obtainable): the config of run "
+                 f"{found.parent.name} shows which data ran (record: {record}); {MEASURES_NOTHING}", said)

@@ -64,6 +64,7 @@ def rules(folder: Path, spreads: Callable[[pd.Series], Spread | None] | None = N
         return sweep if dataset == "cpu" and source in PARTITIONED and len(splits) >= 2 else None
 
     measured, studies, another = explained.spreads(folder), explained.causes(folder), another_dataset()
+    provenance = {row["paper_dataset"]: row for _, row in datasets.provenance().iterrows()}
 
     def study_spread(row: pd.Series) -> Spread | None:
         found = measured(row)
@@ -71,9 +72,10 @@ def rules(folder: Path, spreads: Callable[[pd.Series], Spread | None] | None = N
 
     def cause(row: pd.Series) -> str | Cause:
         if another(row) is not None:  # the named difference of data is the cause; nothing else is measured
-            return (EXPLAINED + f"another dataset (record: {PAPER}/{DATASETS}): the cell is computed on our stand-in, "
-                    "not on the paper's data, so the data differ by construction and the cell measures nothing "
-                    "about the paper's")
+            said = evidence.quote(f"{PAPER}/{DATASETS}", provenance[row["dataset"]], ["paper_dataset"])
+            return Cause(EXPLAINED + f"another dataset (record: {PAPER}/{DATASETS}): the cell is computed on our "
+                         "stand-in, not on the paper's data, so the data differ by construction and the cell "
+                         "measures nothing about the paper's", said)
         found = studies(row)
         if found is not None:
             return EXPLAINED + found
