@@ -3,7 +3,7 @@ from pathlib import Path
 
 import yaml
 
-from rfbench.report import data_difference
+from rfbench.report import data_difference, evidence
 from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, citations
 
 
@@ -24,6 +24,9 @@ def test_the_cause_cites_the_config_of_the_first_matching_run(tmp_path):
     assert text.startswith(EXPLAINED) and data_difference.MEASURES_NOTHING in text
     paths, _ = citations(text)
     assert paths == ["rr/table1/runs/ccc/config.yaml"] and (tmp_path / paths[0]) == wanted
+    # its evidence: the cited config's values, which the verdict records' evidence check accepts
+    assert text.evidence == "rr/table1/runs/ccc/config.yaml: dataset.name = census_house; feature_map.name = rff"
+    assert evidence.quotes(text.evidence, paths)
 
 
 def test_no_run_on_the_data_leaves_the_cell_unexplained(tmp_path):
