@@ -59,9 +59,9 @@ ITERATIVE_TOL = 1e-6
 #: of the letter codes' 6-8e-8).
 ITERATIVE_SECONDS_PER_VALUE = 1e-7
 #: Stored values a row from which sparse codes go to rfbench's Newton-CG on the iterative path, sparser ones to
-#: LibLinear -s 2 itself (``make bench``, section ``sparse_path``, one letter fold's C path, CPU-s in one run:
-#: GCWS's 128 values a row, Newton-CG 18.5 vs LibLinear 34.0; binning's 30, 13.7 vs 7.8).  The Newton-CG reads
-#: a row once for all one-vs-rest columns, which pays where rows are long.
+#: LibLinear -s 2 itself (``make bench``, section ``sparse_path``, one letter fold's C path: the Newton-CG is the
+#: faster on GCWS's 128 values a row, LibLinear on binning's 30; the times are in benchmarks/README.md).  The
+#: Newton-CG reads a row once for all one-vs-rest columns, which pays where rows are long.
 NEWTON_CG_MIN_VALUES_PER_ROW = 64
 #: The paths of ``solver="newton"``.
 DENSE, ITERATIVE = "dense", "iterative"

@@ -20,7 +20,7 @@ The stopping rule is LibLinear ``-s 2``'s at ``-e tol``: column k stops at
 ||g_k(w)|| <= tol max(min(n+, n-), 1) / n ||g_k(0)||, n+ and n- its positive and negative rows; the
 result is then that of ``LibLinear -s 2 -e tol`` to the same tolerance (the problem is strictly
 convex: the same minimizer), whatever the start.  Each direction's CG stops at
-||r|| <= min(0.5, sqrt(||g|| / ||g(0)||)) ||g|| (a forcing term: loose far from the optimum,
+``||r|| <= min(0.5, sqrt(||g|| / ||g(0)||)) ||g||`` (a forcing term: loose far from the optimum,
 tight near it) and the step length is the exact minimizer along it (``newton_svc.line_search``).
 """
 from __future__ import annotations
