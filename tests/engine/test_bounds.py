@@ -8,7 +8,7 @@ import pytest
 
 from rfbench.engine import config, launch
 from tests.engine.test_config import compose_cfg
-from tests.engine.test_launch import _sweeper
+from tests.engine.test_launch import _refusal, _sweeper
 from tests.test_hostile_input import assert_refused, rfbench
 
 
@@ -68,12 +68,8 @@ def test_the_dry_runs_workers_only_estimate(tmp_path, monkeypatch, capsys):
 def test_workers_on_a_launcher_without_joblib_workers_are_refused(tmp_path, monkeypatch, capsys):
     sweeper = _sweeper(tmp_path, monkeypatch, _to_run(tmp_path))
     sweeper.launcher.joblib, sweeper.workers = None, 4  # slurm, ray: their own settings say how many at once
-    sweeper.launcher.launch = lambda jobs, initial_job_idx: pytest.fail("a job ran")
-    with pytest.raises(SystemExit) as exit_:
-        sweeper.sweep([])
-    assert exit_.value.code == 2
-    assert capsys.readouterr().err == ("rfbench-campaign: error: --workers 4 sets the joblib launcher's workers: give "
-                                       "it with --launcher joblib, or --dry-run for the estimate on that many\n")
+    assert _refusal(sweeper, capsys) == ("rfbench-campaign: error: --workers 4 sets the joblib launcher's workers: "
+                                         "give it with --launcher joblib, or --dry-run for the estimate on that many\n")
 
 
 @pytest.mark.slow

@@ -132,6 +132,15 @@ def _sweeper(tmp_path, monkeypatch, status, n_jobs=-1):
     return sweeper
 
 
+def _refusal(sweeper, capsys) -> str:
+    """What ``sweeper`` says on stderr as it refuses the campaign before any job runs (exit 2)."""
+    sweeper.launcher.launch = lambda jobs, initial_job_idx: pytest.fail("a job ran")
+    with pytest.raises(SystemExit) as exit_:
+        sweeper.sweep([])
+    assert exit_.value.code == 2
+    return capsys.readouterr().err
+
+
 def test_a_bad_sweep_entry_is_one_line_naming_the_file_target_and_job_before_any_work(tmp_path, monkeypatch, capsys):
     """feature_map.m_over_d=1,-1 in a campaign file: exit 2 (not a ConfigError traceback, exit 1) (issue 48)."""
     from rfbench.engine.config import ConfigError
@@ -142,12 +151,8 @@ def test_a_bad_sweep_entry_is_one_line_naming_the_file_target_and_job_before_any
         return {"job": job, "run_dir": tmp_path, "complete": False, "seconds": 1.0}
 
     sweeper = _sweeper(tmp_path, monkeypatch, status)
-    sweeper.launcher.launch = lambda jobs, initial_job_idx: pytest.fail("a job ran")
-    with pytest.raises(SystemExit) as exit_:
-        sweeper.sweep([])
-    assert exit_.value.code == 2
-    assert capsys.readouterr().err == ("rfbench-campaign: error: configs/campaign/example.yaml, target m_sweep, job "
-                                       "a=2: feature_map.m_over_d=-1 is invalid: a number > 0\n")
+    assert _refusal(sweeper, capsys) == ("rfbench-campaign: error: configs/campaign/example.yaml, target m_sweep, job "
+                                         "a=2: feature_map.m_over_d=-1 is invalid: a number > 0\n")
 
 
 @pytest.mark.parametrize(("n_jobs", "workers"), [(12, 2), (10**6, 2), (-1, 2), (1, 1)])
