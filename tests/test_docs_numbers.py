@@ -30,8 +30,8 @@ modules (``rfbench/papers/*/verdicts.py``; their code literals aside, where a pa
 
 The papers' notes (:data:`STRICT_NOTES`: ``results/<paper>/README.md`` and ``results/README.md``), the
 documentation of the components (``docs/*.md``), the benchmarks' log (``benchmarks/README.md``) and the
-docstrings and comments of the package outside its papers (:data:`SOURCES`: ``rfbench/**/*.py`` but
-``rfbench/papers``) are held to it too (:func:`unmarked_results`), everywhere, by a rule that tells a result
+docstrings and comments of the package (:data:`SOURCES`: ``rfbench/**/*.py``) and the comments of the
+config files (:data:`CONFIGS`) are held to it too (:func:`unmarked_results`), everywhere, by a rule that tells a result
 from what is not one:
 
 - a protocol parameter (a sigma, ``M/d``, a C grid, a seed, a version) is written as code (```σ = 1.5```,
@@ -84,8 +84,8 @@ CONFIGS = sorted(ROOT.glob("configs/**/*.yaml"))
 PROSE_CSVS = {**{p: ("reason", "cause", "u_ours_rule") for p in sorted(ROOT.glob("results/*/verdicts.csv"))},
               **{p: ("deviation", "reason") for p in sorted(ROOT.glob("results/**/deviations.csv"))}}
 VERDICT_MODULES = sorted(ROOT.glob("rfbench/papers/*/verdicts.py"))
-#: The package's modules outside its papers, whose docstrings and comments may quote a measurement.
-SOURCES = sorted(p for p in ROOT.glob("rfbench/**/*.py") if "papers" not in p.relative_to(ROOT).parts)
+#: The package's modules, whose docstrings and comments may quote a measurement.
+SOURCES = sorted(ROOT.glob("rfbench/**/*.py"))
 
 NUMBER = r"[+\-−]?\d[\d,]*(?:\.\d+)?(?:e[+\-−]?\d+)?"
 MARKER = re.compile(r"<!--\s*rec:(?P<spec>.*?)-->", re.S)
@@ -308,17 +308,31 @@ def test_a_planted_number_in_the_notes_is_caught():
     assert unmarked_results("(Sec. 5.1-5.4, e.g. ...)") == []
 
 
-#: Modules that still quote a number bare, owned by another change: each fails until it is fixed (strict).
-PENDING = {"rfbench/engine/frames.py": "Python versions written bare in a comment (3.11 and 3.12): write them as code"}
-
-
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=PENDING[_relpath(p)]))
-                                  if _relpath(p) in PENDING else p for p in SOURCES], ids=_relpath)
+@pytest.mark.parametrize("path", SOURCES, ids=_relpath)
 def test_docstrings_and_comments_quote_only_marked_results(path):
     for text in source_texts(path):
         unmarked = unmarked_results(text)
         assert not unmarked, f"{_relpath(path)}: unmarked result numbers {unmarked} in {text!r} (mark them with the " \
                              "record that gives them, write a parameter as code, or see the docstring)"
+
+
+def config_comments(path: Path) -> str:
+    """The comments of a YAML config, one per line (a ``#`` inside a quoted value is read as one too: the
+    stricter reading)."""
+    return "\n".join(line.split("#", 1)[1] for line in path.read_text().splitlines() if "#" in line)
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=_relpath)
+def test_config_comments_quote_only_marked_results(path):
+    unmarked = unmarked_results(config_comments(path))
+    assert not unmarked, f"{_relpath(path)}: unmarked result numbers {unmarked} in its comments (mark them with " \
+                         "the record that gives them, write a parameter as code, or see the docstring)"
+
+
+def test_a_planted_result_in_a_config_comment_is_caught(tmp_path):
+    config = tmp_path / "x.yaml"
+    config.write_text("# Li's linear 60.59 % fits 10 classes; at `gamma = 0.1`, 3.5 s a trial\nname: x  # 0.25\n")
+    assert unmarked_results(config_comments(config)) == ["60.59", "0.25"]
 
 
 def test_a_planted_measurement_in_a_docstring_or_a_benchmark_log_is_caught(tmp_path, monkeypatch):

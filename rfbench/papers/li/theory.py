@@ -13,8 +13,8 @@ job=li_variance_k`` (Fig. 2: panels against k) record the points; trial t simula
 
 The figures are images in the paper whose axes and legends did not survive the text
 extraction, so the grids of rho and gamma (``configs/job/li_variance_*.yaml``) are ours, chosen
-to span the paper's statements: gamma from 0.5 to 10 (Table 1's best gammas lie mostly in
-0.1-20), rho over [0, 1), and k from 1 to 1000 in Figure 2 ("accurate for merely k > 10").
+to span the paper's statements: ``gamma`` from ``0.5`` to ``10`` (Table 1's best gammas lie mostly in
+``0.1 .. 20``), rho over ``[0, 1)``, and k from ``1`` to ``1000`` in Figure 2 ("accurate for merely k > 10").
 """
 from __future__ import annotations
 

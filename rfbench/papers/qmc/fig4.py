@@ -38,7 +38,7 @@ DATASETS = ("cpu", "census")
 def discrepancies(trial: int, seed: int, data: dict, sizes: Sequence[int], box: float) -> dict[str, pd.DataFrame]:
     """Trial ``trial`` of Figure 4 on the dataset ``data``: ``discrepancy``, one row per sequence and s
     (scrambled Halton, deterministic, at trial 0 only); ``box`` is the fraction of the bounding box
-    (the paper's b/2: 0.5)."""
+    (the paper's b/2: ``box = 0.5``)."""
     rows = protocol.setting(data, seed, rows="gram")  # Figure 2's rows and sigma, shared by every trial
     frames = [sequence_discrepancy(rows.X, rows.sigma, sequence, trial_seed(seed, trial), sizes, box)
               for sequence in protocol.SEQUENCES if trial == 0 or sequence != "halton"]
@@ -121,7 +121,7 @@ def _falls(summary: pd.DataFrame) -> ClaimCheck:
 
 
 def _correlated(summary: pd.DataFrame) -> ClaimCheck:
-    """Per dataset, Spearman's rho of the means (sequence, s) of log D^2 and log error >= 0.8; also at fixed s."""
+    """Per dataset, Spearman's rho of the means (sequence, s) of log D^2 and log error ``>= 0.8``; also at fixed s."""
     cases = {}
     for name, points in summary.dropna(subset=["fro_mean"]).groupby("dataset"):
         rho = spearmanr(points["disc_mean"], points["fro_mean"]).statistic

@@ -19,7 +19,7 @@ again from the recorded Halton start (seconds, against the minutes of the Gram m
 checks that it ends on the recorded sequence bit for bit. The report reads the records only.
 
 ETHICS NOTE: housing is the Boston housing data, which scikit-learn removed (deprecated in
-1.0, removed in 1.2) because one feature, ``B``, is built from the proportion of Black
+``1.0``, removed in ``1.2``) because one feature, ``B``, is built from the proportion of Black
 residents of a town; it is used here only because the paper's Figures 6-7 use it.
 
     python -m rfbench.papers.qmc.fig67 {fig6,fig7} [--results results]
