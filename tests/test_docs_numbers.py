@@ -316,15 +316,9 @@ def test_docstrings_and_comments_quote_only_marked_results(path):
                              "record that gives them, write a parameter as code, or see the docstring)"
 
 
-def config_comments(path: Path) -> str:
-    """The comments of a YAML config, one per line (a ``#`` inside a quoted value is read as one too: the
-    stricter reading)."""
-    return "\n".join(line.split("#", 1)[1] for line in path.read_text().splitlines() if "#" in line)
-
-
 @pytest.mark.parametrize("path", CONFIGS, ids=_relpath)
 def test_config_comments_quote_only_marked_results(path):
-    unmarked = unmarked_results(config_comments(path))
+    unmarked = unmarked_results(_comments(path.read_text()))
     assert not unmarked, f"{_relpath(path)}: unmarked result numbers {unmarked} in its comments (mark them with " \
                          "the record that gives them, write a parameter as code, or see the docstring)"
 
@@ -332,7 +326,7 @@ def test_config_comments_quote_only_marked_results(path):
 def test_a_planted_result_in_a_config_comment_is_caught(tmp_path):
     config = tmp_path / "x.yaml"
     config.write_text("# Li's linear 60.59 % fits 10 classes; at `gamma = 0.1`, 3.5 s a trial\nname: x  # 0.25\n")
-    assert unmarked_results(config_comments(config)) == ["60.59", "0.25"]
+    assert unmarked_results(_comments(config.read_text())) == ["60.59", "0.25"]
 
 
 def test_a_planted_measurement_in_a_docstring_or_a_benchmark_log_is_caught(tmp_path, monkeypatch):

@@ -71,8 +71,9 @@ def pack(text: str) -> bytes:
     """``text`` as one gzip member whose bytes depend on the text and the zlib build alone.
 
     The header is written here, not by :func:`gzip.compress`, whose OS byte depends on the Python
-    version (``3`` on ``3.11`` and ``3.12``, ``255`` on ``3.10`` and ``3.13+``): no name, time 0, XFL 2 (level 9), OS 3, as the
-    committed files have.  The deflate stream itself can differ under another zlib build (zlib-ng).
+    version (``3`` on ``3.11`` and ``3.12``, ``255`` on ``3.10`` and ``3.13+``): no name, time 0, XFL 2
+    (level 9), OS 3, as the committed files have.  The deflate stream itself can differ under another
+    zlib build (zlib-ng).
     """
     data = text.encode()
     deflate = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)

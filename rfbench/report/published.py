@@ -164,7 +164,7 @@ def _number(path: Path, line: int, column: str, text: str) -> float:
         return np.nan
     if not PRINTED.fullmatch(text):
         raise PublishedError(f"{path}, line {line}, column {column}: {text!r} is not a number as printed "
-                             "(digits, an optional point and exponent, e.g. 92.69 or 3.41e-3); fix the value")
+                             "(digits, an optional point and exponent, e.g. `92.69` or `3.41e-3`); fix the value")
     return float(text)
 
 

@@ -128,8 +128,8 @@ def _preamble() -> list[str]:
         "the launcher schedules them: longest first, each taken by the first free worker, one job per worker.",
         "",
         "- **Load.** The times were recorded at the load of their sittings (2 to 17 on these 2 cores for "
-        "the atlas): the atlas's measured run from nothing summed 0.63 of its recorded trial times, so "
-        "the records overstate idle times by about 1.6x (results/atlas/README.md, \"Cost\").",
+        "the atlas): they overstate the time of an idle machine; the atlas's run from nothing measures by how "
+        "much (results/atlas/README.md, \"Cost\").",
         "- **Cores per job.** One worker is one core running one job with one BLAS thread (joblib on N "
         "cores with N parallel jobs gives each cores / N = 1, `experiment.blas_threads` in the records). "
         "A job whose times were recorded with more (2, or `all`: null, the library's default, every one of "

@@ -106,7 +106,7 @@ RELATIVE_TOLERANCE = 0.01
 CONTINUITY = 0.5
 RULE = ("Each value's standard uncertainty is the root sum of squares of its terms. Ours: over n >= 2 trials, "
         "sd / sqrt(n); one run of a test accuracy or error, the binomial sqrt(p (1 - p) / n_test) with p clipped "
-        "to [0.5 / n_test, 1 - 0.5 / n_test]; one run of another metric (deterministic given its inputs), a "
+        "to `[0.5 / n_test, 1 - 0.5 / n_test]`; one run of another metric (deterministic given its inputs), a "
         "measured spread named with its record (seeds, scrambles, sigma within its precision), else 1 % of the "
         "published value; and, for every cell of a table's dataset or for none, the partition spread where one "
         "is measured. Published: a printed ± is the sd over the paper's n trials (n cited from its text), so "

@@ -106,7 +106,7 @@ def _markdown(table: pd.DataFrame, setup: dict) -> str:
         "every K, contradicting the tutorial's \"when K >= 50, the error is nearly nonexistent\". "
         f"Against the actual limit the RMS error at K = 50 is {k50['rms_error_vs_limit']:.4f} "
         f"(theory {k50['theory_vs_limit']:.4f}) and falls like K^-1/2.  The tutorial's own animation "
-        "code averages cos(w D) and so converges to exp(-D^2/2), peaking at 1, not at 0.399.",
+        "code averages cos(w D) and so converges to exp(-D^2/2), peaking at 1, not at (2 pi)^-1/2.",
         "",
         "## RMS error against K",
         "",
