@@ -179,6 +179,11 @@ SCALES = {"minmax": "[0, 1] fitted on the training rows (ours)",
           "minmax_each": "[0, 1] fitted on each part alone"}
 
 
+def _reading(row: pd.Series) -> str:
+    """``primary`` for the text's readings (pooled scaling, the i-block dropped), ``secondary`` for the other."""
+    return "secondary" if row["dataset.scale"] == "minmax_each" else "primary"
+
+
 def _data_arm(row: pd.Series) -> str:
     parts = [SCALES.get(row["dataset.scale"], str(row["dataset.scale"]))]
     if row.get("feature_map.imaginary") == "drop":
@@ -202,21 +207,22 @@ def data_options(runs: Path, out: Path, accuracy_runs: Path, table1: Path) -> pd
     shift, Table 1's cell mean (``table1``) and the paper's; ``explains`` is the study's rule
     (results/askrff/README.md); ``out/data_options.{csv,md}``."""
     trials = _cells(collect_single_runs(runs, DATA_OPTIONS))
-    trials = trials.assign(arm=trials.apply(_data_arm, axis=1))
+    trials = trials.assign(arm=trials.apply(_data_arm, axis=1), reading=trials.apply(_reading, axis=1))
     cell = ["dataset", "method", "approximation"]
     ours = _table1_trials(accuracy_runs).set_index([*cell, "trial"])
     table = pd.read_csv(table1).set_index(cell)[["mean", "published"]]
     rows = []
-    for (dataset, method, approximation, arm), group in trials.groupby([*cell, "arm"]):
+    for (dataset, method, approximation, arm, reading), group in trials.groupby([*cell, "arm", "reading"]):
         table1_mean, paper = table.loc[(dataset, method, approximation)]
         same = ours.loc[[(dataset, method, approximation, t) for t in group["trial"]]]
         if (same["seed"].to_numpy() != group["seed"].to_numpy()).any():
-            raise ValueError(f"{dataset} {method} {approximation}: the arm's trial seeds {group['seed'].tolist()} "
-                             f"are not Table 1's {same['seed'].tolist()}; the pairing needs the same seeds")
+            raise ValueError(f"{dataset} {method} {approximation}: the arm's experiment seeds "
+                             f"{group['seed'].tolist()} are not Table 1's {same['seed'].tolist()}; the pairing "
+                             "needs the same seeds")
         shift = 100 * (group["test_accuracy"].to_numpy() - same["test_accuracy"].to_numpy())
         gap = table1_mean - paper
         rows.append({"dataset": dataset, "method": method, "approximation": approximation, "arm": arm,
-                     "n": len(group), "accuracy": 100 * group["test_accuracy"].mean(),
+                     "reading": reading, "n": len(group), "accuracy": 100 * group["test_accuracy"].mean(),
                      "ours same trials": 100 * same["test_accuracy"].mean(), "shift": shift.mean(),
                      "shift sd": shift.std(ddof=1) if len(shift) > 1 else float("nan"),
                      "C picked": "; ".join(f"{c:g}" for c in group["C"]),

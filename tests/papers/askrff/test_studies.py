@@ -74,3 +74,36 @@ def test_kernel_options_pairs_the_solver_by_trial_and_sets_rbfs_other_map_agains
     ours = table.loc[("shift_gaussian", "L2-loss SVM to the optimum (ours) at C = 32")]
     assert ours["shift"] == 0.0 and not bool(ours["explains"]) and ours["runs"] == "ours"
     assert (tmp_path / "out" / "kernel_options.md").exists()
+
+
+def test_data_options_pairs_each_arm_with_table_1s_same_trials(tmp_path):
+    table1 = tmp_path / "table1.csv"
+    pd.DataFrame([{"dataset": "ijcnn1", "method": "shift_gaussian", "approximation": "Asy", "mean": 95.0,
+                   "published": 93.0},
+                  {"dataset": "ijcnn1", "method": "linear", "approximation": "Linear", "mean": 91.8,
+                   "published": 91.0}]).to_csv(table1, index=False)
+    asy = {"dataset.name": "ijcnn1", "kernel.name": "shift_gaussian", "feature_map.name": "askrff",
+           "feature_map.part": "asymmetric", "classifier.log2_C": GRID, "seed": 0}
+    linear = {"dataset.name": "ijcnn1", "kernel.name": "linear", "feature_map.name": "identity",
+              "classifier.log2_C": GRID, "seed": 0}
+    accuracy = tmp_path / "accuracy"
+    write_run(accuracy, "t1asy", [0.95, 0.96, 0.94], **asy, **{"feature_map.m_over_d": 2})
+    write_run(accuracy, "fig3", [0.90, 0.90], **asy, **{"feature_map.m_over_d": 1})  # not Table 1's point
+    write_run(accuracy, "t1lin", [0.918, 0.918], **linear)
+    study = tmp_path / "study"
+    write_run(study, "pooled", [0.935, 0.945], **asy, **{"dataset.scale": "minmax_pooled"})
+    write_run(study, "drop", [0.955, 0.955], **{**asy, "dataset.scale": "minmax", "feature_map.imaginary": "drop",
+                                                "classifier.log2_C": "[5]"})
+    write_run(study, "each", [0.914, 0.916], **linear, **{"dataset.scale": "minmax_each"})
+    table = studies.data_options(study, tmp_path / "out", accuracy, table1).set_index(["method", "arm"])
+    pooled = table.loc[("shift_gaussian", "[0, 1] fitted on the training and test rows together")]
+    # trials 0 and 1 against Table 1's 95 and 96: shift -1.5, gap 2.0 -> 0.5 left, within half
+    assert pooled["shift"] == pytest.approx(-1.5) and pooled["ours same trials"] == pytest.approx(95.5)
+    assert pooled["ours + shift"] == pytest.approx(93.5) and bool(pooled["explains"])
+    assert pooled["reading"] == "primary" and pooled["runs"] == "pooled" and pooled["n"] == 2
+    drop = table.loc[("shift_gaussian", "[0, 1] fitted on the training rows (ours); the i-block dropped; log2 C = [5]")]
+    assert drop["shift"] == pytest.approx(0.0) and not bool(drop["explains"]) and drop["reading"] == "primary"
+    each = table.loc[("linear", "[0, 1] fitted on each part alone")]
+    assert each["shift"] == pytest.approx(-0.3) and not bool(each["explains"])  # 0.5 left of 0.8: over half
+    assert each["reading"] == "secondary" and each["paper"] == pytest.approx(91.0)
+    assert (tmp_path / "out" / "data_options.md").exists()
