@@ -207,12 +207,15 @@ def data_options(runs: Path, out: Path, accuracy_runs: Path, table1: Path) -> pd
     shift, Table 1's cell mean (``table1``) and the paper's; ``explains`` is the study's rule
     (results/askrff/README.md); ``out/data_options.{csv,md}``."""
     trials = _cells(collect_single_runs(runs, DATA_OPTIONS))
-    trials = trials.assign(arm=trials.apply(_data_arm, axis=1), reading=trials.apply(_reading, axis=1))
+    imaginary = trials.get("feature_map.imaginary", pd.Series(index=trials.index, dtype=object))
+    trials = trials.assign(arm=trials.apply(_data_arm, axis=1), reading=trials.apply(_reading, axis=1),
+                           scale=trials["dataset.scale"], imaginary=imaginary.fillna("none"))
     cell = ["dataset", "method", "approximation"]
     ours = _table1_trials(accuracy_runs).set_index([*cell, "trial"])
     table = pd.read_csv(table1).set_index(cell)[["mean", "published"]]
     rows = []
-    for (dataset, method, approximation, arm, reading), group in trials.groupby([*cell, "arm", "reading"]):
+    arms = ["arm", "reading", "scale", "imaginary"]
+    for (dataset, method, approximation, arm, reading, scale, block), group in trials.groupby([*cell, *arms]):
         table1_mean, paper = table.loc[(dataset, method, approximation)]
         same = ours.loc[[(dataset, method, approximation, t) for t in group["trial"]]]
         if (same["seed"].to_numpy() != group["seed"].to_numpy()).any():
@@ -222,7 +225,8 @@ def data_options(runs: Path, out: Path, accuracy_runs: Path, table1: Path) -> pd
         shift = 100 * (group["test_accuracy"].to_numpy() - same["test_accuracy"].to_numpy())
         gap = table1_mean - paper
         rows.append({"dataset": dataset, "method": method, "approximation": approximation, "arm": arm,
-                     "reading": reading, "n": len(group), "accuracy": 100 * group["test_accuracy"].mean(),
+                     "reading": reading, "scale": scale, "imaginary": block, "n": len(group),
+                     "accuracy": 100 * group["test_accuracy"].mean(),
                      "ours same trials": 100 * same["test_accuracy"].mean(), "shift": shift.mean(),
                      "shift sd": shift.std(ddof=1) if len(shift) > 1 else float("nan"),
                      "C picked": "; ".join(f"{c:g}" for c in group["C"]),

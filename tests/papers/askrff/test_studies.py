@@ -101,8 +101,10 @@ def test_data_options_pairs_each_arm_with_table_1s_same_trials(tmp_path):
     assert pooled["shift"] == pytest.approx(-1.5) and pooled["ours same trials"] == pytest.approx(95.5)
     assert pooled["ours + shift"] == pytest.approx(93.5) and bool(pooled["explains"])
     assert pooled["reading"] == "primary" and pooled["runs"] == "pooled" and pooled["n"] == 2
+    assert pooled["scale"] == "minmax_pooled" and pooled["imaginary"] == "none"
     drop = table.loc[("shift_gaussian", "[0, 1] fitted on the training rows (ours); the i-block dropped; log2 C = [5]")]
     assert drop["shift"] == pytest.approx(0.0) and not bool(drop["explains"]) and drop["reading"] == "primary"
+    assert drop["scale"] == "minmax" and drop["imaginary"] == "drop"
     each = table.loc[("linear", "[0, 1] fitted on each part alone")]
     assert each["shift"] == pytest.approx(-0.3) and not bool(each["explains"])  # 0.5 left of 0.8: over half
     assert each["reading"] == "secondary" and each["paper"] == pytest.approx(91.0)
