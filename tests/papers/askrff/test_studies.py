@@ -1,5 +1,5 @@
-"""AsK-RFF's protocol studies from small trees of runs written here: the LibLinear options, the split seeds and
-the kernel options."""
+"""AsK-RFF's protocol studies from small trees of runs written here: the LibLinear options, the split seeds,
+the kernel options and the data options."""
 import pandas as pd
 import pytest
 
@@ -13,6 +13,13 @@ def write_run(root, run_id, accuracies, **config):
     run.mkdir(parents=True)
     pd.DataFrame([{"run_id": run_id, "trial": i, "test_accuracy": a, "C": 2.0, **config}
                   for i, a in enumerate(accuracies)]).to_csv(run / "trials.csv", index=False)
+
+
+def write_table1(path, dataset, *cells):
+    """A Table 1 record of ``dataset``'s cells, each (method, approximation, our mean, the paper's)."""
+    pd.DataFrame([{"dataset": dataset, "method": m, "approximation": a, "mean": mean, "published": paper}
+                  for m, a, mean, paper in cells]).to_csv(path, index=False)
+    return path
 
 
 def test_liblinear_lists_each_arm_against_the_papers_linear_cell(tmp_path):
@@ -52,11 +59,8 @@ def test_split_seeds_summarizes_each_cell_over_partitions(tmp_path):
 
 
 def test_kernel_options_pairs_the_solver_by_trial_and_sets_rbfs_other_map_against_table_1(tmp_path):
-    table1 = tmp_path / "table1.csv"
-    pd.DataFrame([{"dataset": "letter", "method": "gaussian", "approximation": "RBF", "mean": 79.66,
-                   "published": 77.547},
-                  {"dataset": "letter", "method": "shift_gaussian", "approximation": "Asy", "mean": 83.59,
-                   "published": 80.631}]).to_csv(table1, index=False)
+    table1 = write_table1(tmp_path / "table1.csv", "letter", ("gaussian", "RBF", 79.66, 77.547),
+                          ("shift_gaussian", "Asy", 83.59, 80.631))
     rbf = {"dataset.name": "letter", "kernel.name": "gaussian", "feature_map.name": "rff",
            "classifier.log2_C": GRID, "classifier.solver": "newton"}
     write_run(tmp_path, "form", [0.775, 0.781, 0.778], **rbf, **{"feature_map.variant": "cos_offset"})
@@ -77,11 +81,8 @@ def test_kernel_options_pairs_the_solver_by_trial_and_sets_rbfs_other_map_agains
 
 
 def test_data_options_pairs_each_arm_with_table_1s_same_trials(tmp_path):
-    table1 = tmp_path / "table1.csv"
-    pd.DataFrame([{"dataset": "ijcnn1", "method": "shift_gaussian", "approximation": "Asy", "mean": 95.0,
-                   "published": 93.0},
-                  {"dataset": "ijcnn1", "method": "linear", "approximation": "Linear", "mean": 91.8,
-                   "published": 91.0}]).to_csv(table1, index=False)
+    table1 = write_table1(tmp_path / "table1.csv", "ijcnn1", ("shift_gaussian", "Asy", 95.0, 93.0),
+                          ("linear", "Linear", 91.8, 91.0))
     asy = {"dataset.name": "ijcnn1", "kernel.name": "shift_gaussian", "feature_map.name": "askrff",
            "feature_map.part": "asymmetric", "classifier.log2_C": GRID, "seed": 0}
     linear = {"dataset.name": "ijcnn1", "kernel.name": "linear", "feature_map.name": "identity",
