@@ -28,8 +28,9 @@ TASKS = ("classification", "regression")
 class Dataset:
     """A train/test split, its features scaled as ``dataset.scale`` says.
 
-    ``scale: minmax`` (the default) maps each feature to [0, 1] on the training part;
-    ``unit_rows`` divides each row by its l2 norm; ``minmax_unit_rows`` applies minmax, then
+    ``scale: minmax`` (the default) maps each feature to [0, 1] on the training part
+    (``minmax_pooled``: on the training and test rows together; ``minmax_each``: each part on
+    its own rows); ``unit_rows`` divides each row by its l2 norm; ``minmax_unit_rows`` applies minmax, then
     unit_rows; ``none`` keeps the parsed values.
 
     Attributes

@@ -1,7 +1,8 @@
-"""Label encoding and feature scaling (fitted on the training split only)."""
+"""Label encoding and feature scaling (fitted on the training split, unless a scaling says otherwise)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import numpy as np
 from sklearn.preprocessing import normalize
@@ -48,17 +49,41 @@ def min_max_scale(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, 
     both splits (a test deviation there would otherwise feed unseen values to
     the feature map).
     """
-    low = X_train.min(axis=0)
-    span = X_train.max(axis=0) - low
+    scale = _min_max_map(X_train.min(axis=0), X_train.max(axis=0), "the training split")
+    return scale(X_train), scale(X_test)
+
+
+def min_max_pooled(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One min-max map fitted on the training and test rows together, applied to both.
+
+    "All data normalized to [0, 1]^d", then split: every row lies in [0, 1]^d, and the test
+    rows take part in choosing the map (a protocol papers state; not the default).
+    """
+    low = np.minimum(X_train.min(axis=0), X_test.min(axis=0))
+    high = np.maximum(X_train.max(axis=0), X_test.max(axis=0))
+    scale = _min_max_map(low, high, "the training and test rows")
+    return scale(X_train), scale(X_test)
+
+
+def min_max_each(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each part mapped to [0, 1] by its own minimum and maximum: two different maps."""
+    train = _min_max_map(X_train.min(axis=0), X_train.max(axis=0), "the training split")
+    test = _min_max_map(X_test.min(axis=0), X_test.max(axis=0), "the test split")
+    return train(X_train), test(X_test)
+
+
+def _min_max_map(low: np.ndarray, high: np.ndarray, fitted_on: str) -> Callable[[np.ndarray], np.ndarray]:
+    """x -> (x - low) / (high - low) per feature; features with high == low map to 0."""
+    span = high - low
     constant = span == 0
     if constant.any():
-        logger.info("features %s are constant on the training split; mapped to 0",
-                    (np.flatnonzero(constant) + 1).tolist())
-    # Division (not multiplication by 1/span) keeps the training maximum at exactly 1.
+        logger.info("features %s are constant on %s; mapped to 0", (np.flatnonzero(constant) + 1).tolist(), fitted_on)
+
+    # Division (not multiplication by 1/span) keeps the fitted maximum at exactly 1.
     def scale(X: np.ndarray) -> np.ndarray:
         return np.divide(X - low, span, out=np.zeros_like(X, dtype=np.float64), where=~constant)
 
-    return scale(X_train), scale(X_test)
+    return scale
 
 
 def unit_rows(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -81,5 +106,5 @@ def no_scaling(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, np.
 
 
 #: ``dataset.scale`` choices: how the features reach the feature map.
-SCALINGS = {"minmax": min_max_scale, "unit_rows": unit_rows, "minmax_unit_rows": min_max_unit_rows,
-            "none": no_scaling}
+SCALINGS = {"minmax": min_max_scale, "minmax_pooled": min_max_pooled, "minmax_each": min_max_each,
+            "unit_rows": unit_rows, "minmax_unit_rows": min_max_unit_rows, "none": no_scaling}

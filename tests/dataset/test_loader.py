@@ -99,7 +99,8 @@ def test_hydra_composes_the_dataset_group_and_overrides_reach_the_loader(mirror,
     ({"n_features": "57"}, "n_features must be a positive integer, got '57'"),
     ({"files": {}}, "files must be a non-empty mapping"),
     ({"scale": "standard"},
-     "dataset.scale='standard' is invalid; choose one of ['minmax', 'unit_rows', 'minmax_unit_rows', 'none']"),
+     "dataset.scale='standard' is invalid; choose one of "
+     "['minmax', 'minmax_pooled', 'minmax_each', 'unit_rows', 'minmax_unit_rows', 'none']"),
     ({"split": {"kind": "random", "file": "train", "n_train": 1, "n_test": 1, "seed": 0}},
      "refers to file 'train', but files has only ['data']"),
 ])

@@ -5,7 +5,14 @@ import numpy as np
 import pytest
 
 from rfbench.dataset import DatasetError, load_dataset
-from rfbench.dataset.preprocessing import SCALINGS, encode_labels, min_max_scale, min_max_unit_rows
+from rfbench.dataset.preprocessing import (
+    SCALINGS,
+    encode_labels,
+    min_max_each,
+    min_max_pooled,
+    min_max_scale,
+    min_max_unit_rows,
+)
 
 
 def test_train_is_scaled_to_exactly_0_1_and_test_uses_the_train_map_unclipped():
@@ -28,6 +35,23 @@ def test_constant_training_column_maps_to_zero_in_both_splits_and_is_logged(capl
     np.testing.assert_array_equal(S_train, [[0, 0], [1, 0]])
     np.testing.assert_array_equal(S_test, [[0.5, 0]])
     assert "features [2] are constant" in caplog.text
+
+
+def test_pooled_minmax_fits_one_map_on_train_and_test_together():
+    X_train = np.array([[0.0, 10.0], [4.0, 30.0]])
+    X_test = np.array([[-4.0, 20.0], [2.0, 50.0]])
+    S_train, S_test = min_max_pooled(X_train, X_test)
+    # Pooled: feature 1 spans [-4, 4], feature 2 [10, 50]; every row of both parts lies in [0, 1].
+    np.testing.assert_allclose(S_train, [[0.5, 0.0], [1.0, 0.5]], rtol=1e-15)
+    np.testing.assert_allclose(S_test, [[0.0, 0.25], [0.75, 1.0]], rtol=1e-15)
+
+
+def test_each_part_minmax_maps_train_and_test_by_their_own_ranges():
+    X_train = np.array([[0.0, 10.0], [4.0, 30.0], [2.0, 30.0]])
+    X_test = np.array([[-4.0, 20.0], [2.0, 50.0], [0.0, 20.0]])
+    S_train, S_test = min_max_each(X_train, X_test)
+    np.testing.assert_allclose(S_train, [[0.0, 0.0], [1.0, 1.0], [0.5, 1.0]], rtol=1e-15)
+    np.testing.assert_allclose(S_test, [[0.0, 0.0], [1.0, 1.0], [2 / 3, 0.0]], rtol=1e-15)
 
 
 def test_minmax_unit_rows_scales_features_on_train_then_divides_each_row_by_its_norm():

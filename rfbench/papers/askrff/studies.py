@@ -8,6 +8,9 @@
 - ``kernel_options`` (``make askrff-kernel-options``): letter's and ijcnn1's kernel cells with RBF as
   sqrt(2/M) cos(w'x + b) and with LibLinear's default ``-s 1`` beside ours at C = 32
   (``<results>/askrff/kernel_options/runs``).
+- ``data_options`` (``make askrff-data-options``): letter's and ijcnn1's cells with the [0, 1] scaling
+  fitted on the training and test rows together or on each part alone, and with the i-block of Sec. 5.3
+  dropped, paired by trial with Table 1's runs (``<results>/askrff/data_options/runs``).
 
 Each writes ``<results>/askrff/<study>/<study>.{csv,md}``; the verdict records read the CSVs
 (:mod:`rfbench.papers.askrff.verdicts`), whose rules are in results/askrff/README.md.
@@ -165,3 +168,77 @@ def _arm_rows(group: pd.DataFrame, dataset: str, method: str, approximation: str
                          "explains": is_arm and abs(gap + shift) <= abs(gap) / 2,
                          "runs": " ".join(sorted(set(frame["run_id"])))})
     return rows
+
+
+#: Config columns that tell the data-options study's arms apart.
+DATA_OPTIONS = ["dataset.name", "kernel.name", "feature_map.name", "feature_map.part", "dataset.scale",
+                "feature_map.imaginary", "classifier.log2_C"]
+#: What each ``dataset.scale`` of the study is.
+SCALES = {"minmax": "[0, 1] fitted on the training rows (ours)",
+          "minmax_pooled": "[0, 1] fitted on the training and test rows together",
+          "minmax_each": "[0, 1] fitted on each part alone"}
+
+
+def _reading(row: pd.Series) -> str:
+    """``primary`` for the text's readings (pooled scaling, the i-block dropped), ``secondary`` for the other."""
+    return "secondary" if row["dataset.scale"] == "minmax_each" else "primary"
+
+
+def _data_arm(row: pd.Series) -> str:
+    parts = [SCALES.get(row["dataset.scale"], str(row["dataset.scale"]))]
+    if row.get("feature_map.imaginary") == "drop":
+        parts.append("the i-block dropped")
+    if str(row["classifier.log2_C"]) != PAPER_GRID:
+        parts.append(f"log2 C = {row['classifier.log2_C']}")
+    return "; ".join(parts)
+
+
+def _table1_trials(accuracy_runs: Path) -> pd.DataFrame:
+    """Table 1's trials (M = 2d and Linear) of the accuracy tree, with their cell names."""
+    trials = collect_single_runs(accuracy_runs, ["dataset.name", "kernel.name", "feature_map.name",
+                                                 "feature_map.part", "feature_map.m_over_d"])
+    trials = trials[(trials["feature_map.name"] == "identity") | (trials["feature_map.m_over_d"] == 2)]
+    return _cells(trials)
+
+
+def data_options(runs: Path, out: Path, accuracy_runs: Path, table1: Path) -> pd.DataFrame:
+    """One row per (cell, arm) of the data-options study: the arm's accuracy (%) and Table 1's on the same
+    trials (``accuracy_runs``, the same seeds, so the same frequencies, mass subsets and folds), their paired
+    shift, Table 1's cell mean (``table1``) and the paper's; ``explains`` is the study's rule
+    (results/askrff/README.md); ``out/data_options.{csv,md}``."""
+    trials = _cells(collect_single_runs(runs, DATA_OPTIONS))
+    imaginary = trials.get("feature_map.imaginary", pd.Series(index=trials.index, dtype=object))
+    trials = trials.assign(arm=trials.apply(_data_arm, axis=1), reading=trials.apply(_reading, axis=1),
+                           scale=trials["dataset.scale"], imaginary=imaginary.fillna("none"))
+    cell = ["dataset", "method", "approximation"]
+    ours = _table1_trials(accuracy_runs).set_index([*cell, "trial"])
+    table = pd.read_csv(table1).set_index(cell)[["mean", "published"]]
+    rows = []
+    arms = ["arm", "reading", "scale", "imaginary"]
+    for (dataset, method, approximation, arm, reading, scale, block), group in trials.groupby([*cell, *arms]):
+        table1_mean, paper = table.loc[(dataset, method, approximation)]
+        same = ours.loc[[(dataset, method, approximation, t) for t in group["trial"]]]
+        if (same["seed"].to_numpy() != group["seed"].to_numpy()).any():
+            raise ValueError(f"{dataset} {method} {approximation}: the arm's experiment seeds "
+                             f"{group['seed'].tolist()} are not Table 1's {same['seed'].tolist()}; the pairing "
+                             "needs the same seeds")
+        shift = 100 * (group["test_accuracy"].to_numpy() - same["test_accuracy"].to_numpy())
+        gap = table1_mean - paper
+        rows.append({"dataset": dataset, "method": method, "approximation": approximation, "arm": arm,
+                     "reading": reading, "scale": scale, "imaginary": block, "n": len(group),
+                     "accuracy": 100 * group["test_accuracy"].mean(),
+                     "ours same trials": 100 * same["test_accuracy"].mean(), "shift": shift.mean(),
+                     "shift sd": shift.std(ddof=1) if len(shift) > 1 else float("nan"),
+                     "C picked": "; ".join(f"{c:g}" for c in group["C"]),
+                     "ours C": "; ".join(f"{c:g}" for c in same["C"]), "ours": table1_mean, "paper": paper,
+                     "gap": gap, "ours + shift": table1_mean + shift.mean(),
+                     "explains": abs(gap + shift.mean()) <= abs(gap) / 2,
+                     "runs": " ".join(sorted(set(group["run_id"])))})
+    result = pd.DataFrame(rows)
+    records.write_csv(out / "data_options.csv", result)
+    render.write_markdown(out / "data_options.md", "AsK-RFF Table 1, letter and ijcnn1: the data's scaling and "
+                          "the imaginary unit", [
+        ("Arms (test accuracy %; shift: the arm minus Table 1's run on the same trials; explains: "
+         "|gap + shift| <= |gap| / 2, gap = ours - paper)", result.drop(columns="runs")),
+        ("Rule", "results/askrff/README.md, \"Study: the data's scaling and the imaginary unit\".")])
+    return result

@@ -1,5 +1,5 @@
-"""AsK-RFF's protocol studies from small trees of runs written here: the LibLinear options, the split seeds and
-the kernel options."""
+"""AsK-RFF's protocol studies from small trees of runs written here: the LibLinear options, the split seeds,
+the kernel options and the data options."""
 import pandas as pd
 import pytest
 
@@ -13,6 +13,13 @@ def write_run(root, run_id, accuracies, **config):
     run.mkdir(parents=True)
     pd.DataFrame([{"run_id": run_id, "trial": i, "test_accuracy": a, "C": 2.0, **config}
                   for i, a in enumerate(accuracies)]).to_csv(run / "trials.csv", index=False)
+
+
+def write_table1(path, dataset, *cells):
+    """A Table 1 record of ``dataset``'s cells, each (method, approximation, our mean, the paper's)."""
+    pd.DataFrame([{"dataset": dataset, "method": m, "approximation": a, "mean": mean, "published": paper}
+                  for m, a, mean, paper in cells]).to_csv(path, index=False)
+    return path
 
 
 def test_liblinear_lists_each_arm_against_the_papers_linear_cell(tmp_path):
@@ -52,11 +59,8 @@ def test_split_seeds_summarizes_each_cell_over_partitions(tmp_path):
 
 
 def test_kernel_options_pairs_the_solver_by_trial_and_sets_rbfs_other_map_against_table_1(tmp_path):
-    table1 = tmp_path / "table1.csv"
-    pd.DataFrame([{"dataset": "letter", "method": "gaussian", "approximation": "RBF", "mean": 79.66,
-                   "published": 77.547},
-                  {"dataset": "letter", "method": "shift_gaussian", "approximation": "Asy", "mean": 83.59,
-                   "published": 80.631}]).to_csv(table1, index=False)
+    table1 = write_table1(tmp_path / "table1.csv", "letter", ("gaussian", "RBF", 79.66, 77.547),
+                          ("shift_gaussian", "Asy", 83.59, 80.631))
     rbf = {"dataset.name": "letter", "kernel.name": "gaussian", "feature_map.name": "rff",
            "classifier.log2_C": GRID, "classifier.solver": "newton"}
     write_run(tmp_path, "form", [0.775, 0.781, 0.778], **rbf, **{"feature_map.variant": "cos_offset"})
@@ -74,3 +78,35 @@ def test_kernel_options_pairs_the_solver_by_trial_and_sets_rbfs_other_map_agains
     ours = table.loc[("shift_gaussian", "L2-loss SVM to the optimum (ours) at C = 32")]
     assert ours["shift"] == 0.0 and not bool(ours["explains"]) and ours["runs"] == "ours"
     assert (tmp_path / "out" / "kernel_options.md").exists()
+
+
+def test_data_options_pairs_each_arm_with_table_1s_same_trials(tmp_path):
+    table1 = write_table1(tmp_path / "table1.csv", "ijcnn1", ("shift_gaussian", "Asy", 95.0, 93.0),
+                          ("linear", "Linear", 91.8, 91.0))
+    asy = {"dataset.name": "ijcnn1", "kernel.name": "shift_gaussian", "feature_map.name": "askrff",
+           "feature_map.part": "asymmetric", "classifier.log2_C": GRID, "seed": 0}
+    linear = {"dataset.name": "ijcnn1", "kernel.name": "linear", "feature_map.name": "identity",
+              "classifier.log2_C": GRID, "seed": 0}
+    accuracy = tmp_path / "accuracy"
+    write_run(accuracy, "t1asy", [0.95, 0.96, 0.94], **asy, **{"feature_map.m_over_d": 2})
+    write_run(accuracy, "fig3", [0.90, 0.90], **asy, **{"feature_map.m_over_d": 1})  # not Table 1's point
+    write_run(accuracy, "t1lin", [0.918, 0.918], **linear)
+    study = tmp_path / "study"
+    write_run(study, "pooled", [0.935, 0.945], **asy, **{"dataset.scale": "minmax_pooled"})
+    write_run(study, "drop", [0.955, 0.955], **{**asy, "dataset.scale": "minmax", "feature_map.imaginary": "drop",
+                                                "classifier.log2_C": "[5]"})
+    write_run(study, "each", [0.914, 0.916], **linear, **{"dataset.scale": "minmax_each"})
+    table = studies.data_options(study, tmp_path / "out", accuracy, table1).set_index(["method", "arm"])
+    pooled = table.loc[("shift_gaussian", "[0, 1] fitted on the training and test rows together")]
+    # trials 0 and 1 against Table 1's 95 and 96: shift -1.5, gap 2.0 -> 0.5 left, within half
+    assert pooled["shift"] == pytest.approx(-1.5) and pooled["ours same trials"] == pytest.approx(95.5)
+    assert pooled["ours + shift"] == pytest.approx(93.5) and bool(pooled["explains"])
+    assert pooled["reading"] == "primary" and pooled["runs"] == "pooled" and pooled["n"] == 2
+    assert pooled["scale"] == "minmax_pooled" and pooled["imaginary"] == "none"
+    drop = table.loc[("shift_gaussian", "[0, 1] fitted on the training rows (ours); the i-block dropped; log2 C = [5]")]
+    assert drop["shift"] == pytest.approx(0.0) and not bool(drop["explains"]) and drop["reading"] == "primary"
+    assert drop["scale"] == "minmax" and drop["imaginary"] == "drop"
+    each = table.loc[("linear", "[0, 1] fitted on each part alone")]
+    assert each["shift"] == pytest.approx(-0.3) and not bool(each["explains"])  # 0.5 left of 0.8: over half
+    assert each["reading"] == "secondary" and each["paper"] == pytest.approx(91.0)
+    assert (tmp_path / "out" / "data_options.md").exists()
