@@ -17,6 +17,7 @@ from rfbench.metrics import (
     relative_gram_error,
     relative_gram_errors,
     spectral_norm,
+    test_scores,
 )
 from tests.feature_map.toy_maps import RandomBinning
 
@@ -96,6 +97,17 @@ def test_accuracy():
         accuracy([1, 2, 3], [1, 2])
     with pytest.raises(ValueError, match="non-empty"):
         accuracy([], [])
+
+
+def test_the_test_scores_of_each_task():
+    """Known answers: a 3-4-5 residual, and three right labels out of four."""
+    assert test_scores("classification", [1, -1, 1, 1], [1, -1, 1, -1]) == {"test_accuracy": 0.75, "test_error": 0.25}
+    scores = test_scores("regression", [0.0, 5.0], [3.0, 9.0])  # residual (3, 4), ||y_true|| = 5
+    assert scores == {"test_relative_error": pytest.approx(1.0), "test_rmse": pytest.approx(np.sqrt(12.5))}
+    with pytest.raises(ValueError, match="y_true is all zeros"):
+        test_scores("regression", [0.0, 0.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match=r"equal length, got shapes \(2,\) and \(3,\)"):
+        test_scores("regression", [1.0, 2.0], [1.0, 2.0, 3.0])
 
 
 class _ShuffledBlocks(IdentityMap):

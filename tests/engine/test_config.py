@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,11 @@ def test_a_trial_may_take_all_the_available_memory_but_not_a_byte_more(monkeypat
                               "than the 3 GiB of memory available; choose a smaller m_over_d")
     monkeypatch.setattr(config, "available_memory", lambda: None)  # unknown (no /proc/meminfo): not refused
     config.check_memory(sizes, "feature_map.m_over_d=8 is invalid")
+
+
+@pytest.mark.skipif(not Path("/proc/meminfo").is_file(), reason="needs Linux /proc/meminfo")
+def test_the_available_memory_is_a_part_of_the_machines_memory_in_bytes():
+    """Linux gives MemAvailable in kB: a whole number of KiB, more than nothing and at most the physical memory."""
+    available = config.available_memory()
+    physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert isinstance(available, int) and 0 < available <= physical and available % 1024 == 0, (available, physical)
