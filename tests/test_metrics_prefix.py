@@ -5,6 +5,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from scipy import sparse
 from scipy.spatial.distance import cdist
 
 from rfbench.feature_map import AsKRFF, GaussianRFF, IdentityMap
@@ -35,6 +36,34 @@ def test_each_prefix_error_equals_that_of_its_own_map(variant, block_size):
     assert list(errors) == sizes
     np.testing.assert_allclose(list(errors.values()), expected, rtol=1e-12, atol=0)
     assert len(set(expected)) == len(sizes)  # the prefixes differ, so a wrong size would show
+
+
+class _Refactored:
+    """A map's segments with each factor pair (L, R) rewritten to another of the same product L R^T, that none
+    of the symmetric shortcuts takes: (2 L, R / 2) the general dense product, CSR copies the sparse one."""
+
+    def __init__(self, fmap, rewrite):
+        self.fmap, self.rewrite, self.n_components = fmap, rewrite, fmap.n_components
+
+    def segment(self, start, stop):
+        return _Refactored(self.fmap.segment(start, stop), self.rewrite)
+
+    def gram_blocks(self, X, Y=None, block_size=1):
+        for L, R in self.fmap.gram_blocks(X, Y, block_size=block_size):
+            yield self.rewrite(L, R)
+
+
+@pytest.mark.parametrize("rewrite", [lambda L, R: (2 * L, R / 2),
+                                     lambda L, R: (sparse.csr_array(L), sparse.csr_array(R))],
+                         ids=["general", "sparse"])
+def test_a_segment_of_unstructured_or_sparse_factors_counts_each_of_its_frequencies(rewrite):
+    """Each segment's K~ is a mean over its stop - start frequencies, weighted by them in the running sum
+    whatever path its factors take (a segment of several frequencies: sizes 1, 3, 8, 12)."""
+    rff = GaussianRFF(n_components=12, random_state=3).fit(X)
+    sizes = [1, 3, 8, 12]
+    errors = relative_gram_errors_by_prefix(K, _Refactored(rff, rewrite), X, sizes, block_size=5)
+    expected = [relative_gram_error(K, first_frequencies(rff, s), X) for s in sizes]
+    np.testing.assert_allclose(list(errors.values()), expected, rtol=1e-12, atol=0)
 
 
 @pytest.mark.parametrize("variant", ["cos_sin", "cos_offset", "cos_offset_2m"])

@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,9 @@ def test_default_config_is_valid_and_has_every_group():
     ("experiment.gram_norms=[]", "experiment.gram_norms=[]", "non-empty"),
     ("experiment.force=maybe", "experiment.force='maybe'", "true or false"),  # not read as true
     ("dataset.allow_unverified=2", "dataset.allow_unverified=2", "true or false"),
+    ("experiment.gram_block=0", "experiment.gram_block=0", "an integer >= 1"),
+    ("experiment.chunk_rows=0.5", "experiment.chunk_rows=0.5", "an integer >= 1"),
+    ("experiment.results_dir=''", "experiment.results_dir=''", "a folder path"),
 ])
 def test_bad_values_name_field_value_and_range(override, field, hint):
     with pytest.raises(config.ConfigError) as err:
@@ -128,3 +132,24 @@ def test_results_dir_on_a_file_system_without_folders_is_refused():
     # /proc takes no new folders, even for root (for whom os.access says yes)
     with pytest.raises(config.ConfigError, match=r"results_dir='/proc/x' is invalid: cannot create folders in /proc"):
         config.validate(compose_cfg("experiment.results_dir=/proc/x"))
+
+
+def test_a_trial_may_take_all_the_available_memory_but_not_a_byte_more(monkeypatch):
+    sizes = {"K": 2**30, "features": 2 * 2**30}
+    monkeypatch.setattr(config, "available_memory", lambda: 3 * 2**30)
+    config.check_memory(sizes, "feature_map.m_over_d=8 is invalid")
+    monkeypatch.setattr(config, "available_memory", lambda: 3 * 2**30 - 1)
+    with pytest.raises(config.ConfigError) as err:
+        config.check_memory(sizes, "feature_map.m_over_d=8 is invalid", "choose a smaller m_over_d")
+    assert str(err.value) == ("feature_map.m_over_d=8 is invalid: a trial needs about 3 GiB (K 1 + features 2), more "
+                              "than the 3 GiB of memory available; choose a smaller m_over_d")
+    monkeypatch.setattr(config, "available_memory", lambda: None)  # unknown (no /proc/meminfo): not refused
+    config.check_memory(sizes, "feature_map.m_over_d=8 is invalid")
+
+
+@pytest.mark.skipif(not Path("/proc/meminfo").is_file(), reason="needs Linux /proc/meminfo")
+def test_the_available_memory_is_a_part_of_the_machines_memory_in_bytes():
+    """Linux gives MemAvailable in kB: a whole number of KiB, more than nothing and at most the physical memory."""
+    available = config.available_memory()
+    physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert isinstance(available, int) and 0 < available <= physical and available % 1024 == 0, (available, physical)

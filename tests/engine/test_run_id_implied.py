@@ -98,3 +98,11 @@ def test_a_jobs_id_is_its_job_node_its_seed_and_the_data_it_reads():
     reads = with_value(base, "job.data", True)
     assert config.run_id(with_value(reads, "dataset.scale", "unit_rows")) != config.run_id(reads)
     assert config.run_id(with_value(reads, "feature_map.m_over_d", 7.0)) == config.run_id(reads)
+
+
+@pytest.mark.parametrize("key", sorted(config.IMPLIED_VALUES))
+def test_a_config_written_before_a_key_existed_is_still_valid(key):
+    """A config dict written before the key existed (a caller of ``runner.run``) is run at the key's implied
+    value, as its run id says: ``validate`` does not refuse it (the runner reads a missing
+    ``experiment.gram_norms`` as ["fro"])."""
+    config.validate(with_value(compose_cfg(), key, None))
