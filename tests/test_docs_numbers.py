@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import ast
 import csv
-import glob
 import importlib
 import inspect
 import io
@@ -70,7 +69,7 @@ from pathlib import Path
 
 import pytest
 
-from rfbench.engine import campaign
+from rfbench.engine import campaign, records
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -107,14 +106,15 @@ def _as_float(text: str) -> float | None:
 
 
 def _rows(patterns: str) -> list[dict[str, str]]:
-    """Every row of every CSV the glob patterns name (comment lines skipped)."""
-    files = sorted({f for p in patterns.split() for f in glob.glob(str(ROOT / p), recursive=True)})
+    """Every row of every CSV the glob patterns name, stored plain or gzipped (a run's ``trials.csv`` may be
+    ``trials.csv.gz``: read through the records' one reader), comment lines skipped."""
+    files = sorted({f for p in patterns.split() for f in records.record_paths(ROOT, p)})
     if not files:
         raise AssertionError(f"no record file matches {patterns!r}")
     rows = []
     for file in files:
-        with open(file, newline="") as fh:
-            rows += list(csv.DictReader(line for line in fh if not line.startswith("#")))
+        lines = io.StringIO(records.read_text(file), newline="")  # as open(file, newline="") reads it
+        rows += list(csv.DictReader(line for line in lines if not line.startswith("#")))
     return rows
 
 
