@@ -451,6 +451,19 @@ def test_a_drifted_number_is_caught():
     assert abs((round(value, 2) + 0.01) - value) > half_unit(f"{value:.2f}")
 
 
+def test_a_marker_naming_trials_csv_reads_the_gzipped_records_too(tmp_path, monkeypatch):
+    """A run's trials.csv over the records' threshold is trials.csv.gz: a marker naming ``runs/*/trials.csv``
+    reads it (and the plain ones beside it) as the one table it is."""
+    monkeypatch.setitem(globals(), "ROOT", tmp_path)
+    accuracies = [t / 1000 for t in range(300)]
+    for name, values in (("a", accuracies), ("b", [0.25])):
+        for t, value in enumerate(values):
+            records.record_trial(tmp_path / "runs" / name / "trials.csv", {"trial": t, "test_accuracy": value})
+    assert (tmp_path / "runs/a/trials.csv.gz").exists() and (tmp_path / "runs/b/trials.csv").exists()
+    assert record_value(" runs/*/trials.csv |  | count ") == 301
+    assert record_value(" runs/*/trials.csv | trial=299 | test_accuracy ") == 0.299
+
+
 def test_half_unit():
     assert half_unit("90.65") == pytest.approx(0.005)
     assert half_unit("1.056e-06") == pytest.approx(5e-10)

@@ -17,9 +17,10 @@ The steps so far (issue 34, item 5): ``classifier=svc_named`` (``NamedKernelSVC`
 ``gamma_grid``; ``dataset.deviations`` left the run id (no config change, a new id); one config
 per dataset: a run recorded on ``dataset=house_16h`` (the ``census_house`` data under another name)
 or ``cpu_act_qmc`` (``cpu_act`` at another split, which the recorded node keeps as an override) is
-a run of the config that holds its data (:data:`FOLDED_DATASETS`); a frame over
-:data:`rfbench.engine.frames.GZIP_ABOVE_BYTES` recorded plain is stored gzipped
-(:func:`stored_unlike_now`; its text, run id and folder unchanged).
+a run of the config that holds its data (:data:`FOLDED_DATASETS`); a record (``trials.csv``, a frame)
+over :data:`rfbench.engine.frames.GZIP_ABOVE_BYTES` recorded plain is stored gzipped
+(:func:`stored_unlike_now`; its text, run id and folder unchanged): run on a tree holding runs recorded
+before the threshold was lowered (or before frames were), it brings them to the compact layout.
 """
 from __future__ import annotations
 
@@ -97,9 +98,9 @@ RENAMED_COLUMNS = {"classifier.metric": "classifier.kernel"}
 
 
 def stored_unlike_now(path: Path, text: str) -> bool:
-    """Whether the record ``path`` holding ``text`` is stored plain where the current code gzips it (a frame
-    over :data:`rfbench.engine.frames.GZIP_ABOVE_BYTES`, recorded before frames were): the step that
-    compresses it, a file step beside the config steps (the run keeps its id)."""
+    """Whether the record ``path`` holding ``text`` is stored plain where the current code gzips it (a record
+    over :data:`rfbench.engine.frames.GZIP_ABOVE_BYTES`, recorded before the threshold was lowered to it): the
+    step that compresses it, a file step beside the config steps (the run keeps its id)."""
     return records.stored_gzipped(path, text) != records.stored(path).name.endswith(".gz")
 
 

@@ -391,14 +391,6 @@ def inside(root: Path, path: Path) -> Path:
     return path
 
 
-def _split_cut_line(path: Path) -> tuple[str, str]:
-    """``path``'s text as (complete lines, incomplete last line); ("", "") if it does not exist."""
-    try:
-        return _split_last_line("".join(_members(path)))
-    except FileNotFoundError:
-        return "", ""
-
-
 def _split_last_line(text: str) -> tuple[str, str]:
     """``text`` as (its whole lines, the incomplete last line after them)."""
     end = text.rfind("\n") + 1
@@ -406,10 +398,20 @@ def _split_last_line(text: str) -> tuple[str, str]:
 
 
 def repair_trials(path: Path) -> None:
-    """Rewrite ``path`` without an incomplete last line, logging what was dropped."""
+    """Rewrite the trials table ``path`` without an incomplete last line, or, if it is a damaged .gz (cut short,
+    corrupt), with the whole lines it still shows; logging what was dropped (those trials are computed again)."""
     with locked(_lock_of(path)):
-        complete, cut = _split_cut_line(path)
-        if cut:
+        found = stored(path)
+        try:
+            held = frames.load(found)
+        except FileNotFoundError:
+            return
+        complete, cut = _split_last_line(held.text)
+        if held.damage:
+            log.warning("%s is %s: keeping the rows of its whole lines, the trials after them are computed again",
+                        found, held.damage)
+            write_frame(path, complete)
+        elif cut:
             log.warning("%s: dropped an incomplete last line (the file was cut mid-row), its trial "
                         "will be computed again: %.80r", path, cut)
             write_frame(path, complete)

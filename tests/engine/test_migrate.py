@@ -246,3 +246,31 @@ def test_a_migration_cut_between_its_files_is_finished_by_the_next(tmp_path):
     (old / "trials.csv").write_text(migration.files["trials.csv"])
     migrate.apply(migrate.plan(cut))
     assert snapshot(cut) == snapshot(clean) and migration.new.is_dir() and not migrate.plan(cut)
+
+
+def test_a_run_recorded_plain_before_the_compact_layout_gets_its_large_index_and_grid_gzipped_with_the_same_text(
+        tmp_path, capsys):
+    """What the coordinator runs on a tree with new plain runs: trials.csv and grid.csv over the threshold become
+    .csv.gz holding the very text (the same numbers, bit for bit, to every reader); a small run stays plain; a
+    second migration changes nothing."""
+    cfg = {**named_config(), "classifier": {"_target_": "rfbench.model.liblinear.LibLinearClassifier",
+                                            "name": "liblinear"}}
+    rng = np.random.default_rng(0)
+    large = write_run(tmp_path, config.run_id(cfg), cfg, accuracies=rng.uniform(0, 1, 30))
+    pd.DataFrame({"C": rng.uniform(0, 1, 200), "test_score": rng.uniform(0, 1, 200), "run_id": large.name,
+                  "trial": 0}).to_csv(large / "grid.csv", index=False)
+    small_cfg = {**cfg, "dataset": {**cfg["dataset"], "split": {"seed": 1}}}
+    small = write_run(tmp_path, config.run_id(small_cfg), small_cfg)
+    texts = {name: (large / name).read_text() for name in ("trials.csv", "grid.csv")}
+    assert all(len(text) > frames.GZIP_ABOVE_BYTES for text in texts.values())
+    read = {name: records.read_trials(large / name) for name in texts}
+    small_before = snapshot(small)
+    assert migrate.main([str(tmp_path)]) == 0
+    assert f"{large.name} -> {large.name}: grid.csv, trials.csv" in capsys.readouterr().out
+    assert sorted(p.name for p in large.iterdir()) == ["config.yaml", "grid.csv.gz", "trials.csv.gz"]
+    for name, text in texts.items():
+        assert gzip.decompress((large / f"{name}.gz").read_bytes()).decode() == text
+        pd.testing.assert_frame_equal(records.read_trials(large / name), read[name], check_exact=True)
+    assert snapshot(small) == small_before
+    after = snapshot(tmp_path)
+    assert migrate.plan(tmp_path) == [] and migrate.main([str(tmp_path)]) == 0 and snapshot(tmp_path) == after

@@ -418,6 +418,49 @@ def write_run(root: Path, cfg=RUN_CONFIG, accuracies=(0.75, 0.5)) -> Path:
     return run
 
 
+def test_a_run_whose_trials_outgrow_the_threshold_keeps_trials_csv_gzipped_and_every_reader_finds_it(tmp_path):
+    """A new run comes out compact by itself: its index switches to trials.csv.gz once over the threshold, read
+    back bit for bit by the readers (collect globs either form); summary.csv stays plain."""
+    accuracies = np.random.default_rng(0).uniform(0, 1, 40)
+    run = write_run(tmp_path, accuracies=accuracies)
+    index = run / "trials.csv"
+    assert not index.exists() and frames.stored(index) == frames.gzipped(index)
+    text = gzip.decompress(frames.gzipped(index).read_bytes()).decode()
+    assert len(text) > frames.GZIP_ABOVE_BYTES and records.read_text(index) == text
+    trials = records.read_trials(index)
+    assert trials["test_accuracy"].tolist() == accuracies.tolist()  # float64 bit for bit
+    pd.testing.assert_frame_equal(records.collect(tmp_path), trials, check_exact=True)
+    assert records.recorded(index) == set(range(40))
+    records.write_csv(run / frames.DERIVED, records.summarize(trials))
+    assert records.record_paths(run) == [run / frames.DERIVED, index]
+    assert frames.frame_paths(run) == []
+
+
+@pytest.mark.parametrize(("damage", "says", "kept"), [
+    (lambda data: data[:-8] + bytes(8), "damaged (not a whole gzip stream", 0),  # a wrong CRC: no line trusted
+    (lambda data: data[:len(data) // 2], "cut short (its gzip stream ends early)", None),  # its whole lines kept
+])
+def test_a_damaged_gzipped_index_is_refused_by_every_reader_and_cut_to_its_whole_lines_by_the_resume(
+        tmp_path, caplog, damage, says, kept):
+    run = write_run(tmp_path, accuracies=np.linspace(0, 1, 40))
+    packed = frames.gzipped(run / "trials.csv")
+    whole = records.read_trials(run / "trials.csv")
+    packed.write_bytes(damage(packed.read_bytes()))
+    for read in (records.read_trials, records.recorded, lambda path: records.collect(tmp_path)):
+        with pytest.raises(records.RecordError, match=re.escape(f"trials.csv.gz is {says}")):
+            read(run / "trials.csv")
+    shown = frames.load(packed).cut.count("\n") - 1  # the rows whole in what the cut member still shows
+    with caplog.at_level(logging.WARNING, "rfbench"):
+        records.repair_run(run, started=time.time())
+    assert f"trials.csv.gz is {says}" in caplog.text and "keeping the rows of its whole lines" in caplog.text
+    left = records.read_trials(run / "trials.csv")
+    if kept == 0:
+        assert left.empty and records.recorded(run / "trials.csv") == set()
+    else:  # a cut member shows some of its rows whole, not all
+        assert 0 < shown < 40 and len(left) == shown
+        pd.testing.assert_frame_equal(left, whole.iloc[:shown], check_exact=True)
+
+
 def test_a_run_folder_whose_config_was_edited_is_refused_naming_both_ids_and_the_repair(tmp_path):
     run = write_run(tmp_path)
     edited = {**RUN_CONFIG, "kernel": {"name": "gaussian", "sigma": 7.5}}
