@@ -135,11 +135,18 @@ def plan(root: Path) -> list[Migration]:
 def plan_run(run: Path) -> Migration | None:
     """How the run in folder ``run`` migrates (None when it is up to date).
 
+    A record stored in both forms (``<key>.csv`` beside ``<key>.csv.gz``: a merge of a branch that recorded it
+    plain, or a switch to gzip interrupted) is a ValueError: which holds every trial is for a person to see.
     Only a config the steps can read, and that its trials were computed with, is re-id'd: an empty,
     non-mapping or unreadable one, rows of another run or a trial recorded twice are a RecordError, and
     a config that disagrees with its rows (edited by hand: its id would file their numbers under
     another config's) a ValueError.
     """
+    both = [p.name for p in records.record_paths(run) if p.exists() and records.gzipped(p).exists()]
+    if both:
+        raise ValueError(f"{run}: {', '.join(both)} stored both plain and gzipped: a merge kept a plain record beside "
+                         "its gzipped form (keep the one holding every trial, remove the other), or a switch to gzip "
+                         "was interrupted (rerun the run's command); nothing was changed")
     old_cfg = records.read_config(run)
     new_cfg = migrate_config(old_cfg)
     new_id = run_id(new_cfg)

@@ -274,3 +274,15 @@ def test_a_run_recorded_plain_before_the_compact_layout_gets_its_large_index_and
     assert snapshot(small) == small_before
     after = snapshot(tmp_path)
     assert migrate.plan(tmp_path) == [] and migrate.main([str(tmp_path)]) == 0 and snapshot(tmp_path) == after
+
+
+def test_a_record_stored_both_plain_and_gzipped_is_refused_and_nothing_changed(tmp_path, capsys):
+    """A merge that kept a branch's plain trials.csv beside main's trials.csv.gz: which holds every trial is not
+    guessed (the .gz would win, losing the branch's new rows)."""
+    cfg = {**named_config(), "classifier": {"_target_": "rfbench.model.liblinear.LibLinearClassifier",
+                                            "name": "liblinear"}}
+    run = write_run(tmp_path, config.run_id(cfg), cfg)
+    frames.gzipped(run / "trials.csv").write_bytes(frames.pack((run / "trials.csv").read_text()))
+    before = snapshot(tmp_path)
+    assert migrate.main([str(tmp_path)]) == 2
+    assert "trials.csv stored both plain and gzipped" in capsys.readouterr().err and snapshot(tmp_path) == before
