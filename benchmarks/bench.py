@@ -87,7 +87,7 @@ from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_info
 
 from rfbench.dataset import Dataset, load_dataset
-from rfbench.engine import components, config, runner
+from rfbench.engine import components, config, records, runner
 from rfbench.feature_map import GaussianRFF, scaled_cos_sin_rows, trig_threads
 from rfbench.metrics import relative_gram_error
 from rfbench.model import liblinear as classifier
@@ -462,7 +462,7 @@ def bench_trials(overrides: Sequence[str]) -> list[Row]:
             seconds = time.perf_counter() - start
             measured = ("time_", "memory_", "experiment.results_dir")  # not results: what a run measures or where
             recorded = [trials[[c for c in trials if not c.startswith(measured)]],
-                        pd.read_csv(next(Path(tmp).rglob("grid.csv")))]
+                        records.read_trials(records.record_paths(Path(tmp), "**/grid.csv")[0])]  # plain or .gz
         results[label] = (seconds, time.process_time() - cpu, recorded)
     (parallel, cpu, (rows, grid)), (serial, _, (serial_rows, serial_grid)) = results.values()
     same = rows.equals(serial_rows) and grid.equals(serial_grid)

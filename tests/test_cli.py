@@ -5,6 +5,7 @@ import sys
 import pandas as pd
 import pytest
 
+from rfbench.engine import records
 from rfbench.engine.records import METRICS
 from tests.conftest import REPO
 
@@ -36,8 +37,9 @@ def rff_run(tmp_path_factory):
 def test_run_writes_trials_summary_config_and_log(rff_run):
     tmp, proc = rff_run
     out = run_dir(tmp)
-    assert {p.name for p in out.iterdir()} >= {"trials.csv", "summary.csv", "config.yaml", "run.log"}
-    trials = pd.read_csv(out / "trials.csv")
+    names = {p.name.removesuffix(".gz") for p in out.iterdir()}  # trials.csv is gzipped over the threshold
+    assert names >= {"trials.csv", "summary.csv", "config.yaml", "run.log"}
+    trials = records.read_trials(out / "trials.csv")
     assert list(trials["trial"]) == [0, 1]
     config_columns = {"dataset.name", "kernel.name", "kernel.sigma", "feature_map.name",
                       "feature_map.m_over_d", "classifier.log2_C", "experiment.seed"}
@@ -45,7 +47,7 @@ def test_run_writes_trials_summary_config_and_log(rff_run):
     classification = {"gram_error", "test_accuracy", "test_error", "cv_accuracy", "C", "time_fit",
                       "time_transform", "time_train", "time_predict", "time_gram"}
     assert classification <= set(trials.columns) <= set(trials.columns) | set(METRICS)
-    grid = pd.read_csv(out / "grid.csv")  # the whole C grid of each trial
+    grid = records.read_trials(out / "grid.csv")  # the whole C grid of each trial
     assert list(grid.columns) == ["C", "cv_score", "test_score", "run_id", "trial"]
     assert len(grid) == 2 * 11 and grid.groupby("trial")["cv_score"].max().tolist() == trials["cv_accuracy"].tolist()
     assert (trials["M"] == 114).all() and (trials["n_features"] == 228).all()
@@ -58,28 +60,28 @@ def test_run_writes_trials_summary_config_and_log(rff_run):
 
 def test_rff_beats_the_linear_baseline(rff_run, tmp_path):
     tmp, _ = rff_run
-    rff = pd.read_csv(run_dir(tmp) / "trials.csv")["test_accuracy"].mean()
+    rff = records.read_trials(run_dir(tmp) / "trials.csv")["test_accuracy"].mean()
     proc = rfbench(tmp_path, "dataset=spambase", "kernel=linear", "feature_map=identity")
     assert proc.returncode == 0, proc.stderr
-    linear = pd.read_csv(run_dir(tmp_path) / "trials.csv")
+    linear = records.read_trials(run_dir(tmp_path) / "trials.csv")
     assert (linear["gram_error"] < 1e-12).all()  # no approximation at all
     assert rff > linear["test_accuracy"].mean()
 
 
 def test_rerun_resumes_and_same_seed_gives_same_numbers(rff_run):
     tmp, _ = rff_run
-    before = pd.read_csv(run_dir(tmp) / "trials.csv")
+    before = records.read_trials(run_dir(tmp) / "trials.csv")
     proc = rfbench(tmp, "dataset=spambase", "kernel=gaussian", "feature_map=rff",
                    "feature_map.m_over_d=2", "experiment.trials=3")
     assert proc.returncode == 0, proc.stderr
     assert "2 of 3 trials already recorded; computing 1" in proc.stderr + proc.stdout
-    after = pd.read_csv(run_dir(tmp) / "trials.csv")
+    after = records.read_trials(run_dir(tmp) / "trials.csv")
     assert list(after["trial"]) == [0, 1, 2]
     pd.testing.assert_frame_equal(after.iloc[:2], before, check_dtype=False)
     forced = rfbench(tmp, "dataset=spambase", "kernel=gaussian", "feature_map=rff",
                      "feature_map.m_over_d=2", "experiment.force=true")
     assert forced.returncode == 0, forced.stderr
-    again = pd.read_csv(run_dir(tmp) / "trials.csv")
+    again = records.read_trials(run_dir(tmp) / "trials.csv")
     for column in ("test_accuracy", "gram_error", "C"):
         assert list(again[column]) == list(before[column])
 
@@ -137,9 +139,9 @@ def test_each_kernel_runs_its_natural_feature_map_and_an_explicit_one_wins(tmp_p
     quick = ("experiment.trials=1", "classifier=none")
     proc = rfbench(tmp_path, "-m", "kernel=gaussian,sinh_gaussian", *quick)
     assert proc.returncode == 0, proc.stderr
-    runs = {pd.read_csv(run / "trials.csv").loc[0, "kernel.name"]: run
+    runs = {records.read_trials(run / "trials.csv").loc[0, "kernel.name"]: run
             for run in (tmp_path / "default" / "runs").iterdir()}
-    assert {k: pd.read_csv(run / "trials.csv").loc[0, "feature_map.name"] for k, run in runs.items()} == {
+    assert {k: records.read_trials(run / "trials.csv").loc[0, "feature_map.name"] for k, run in runs.items()} == {
         "gaussian": "rff", "sinh_gaussian": "askrff"}
     jobs = list((tmp_path / "default" / "hydra").glob("*/[0-9]*"))
     assert [sorted(p.name for p in job.iterdir()) for job in jobs] == [["rfbench_job.json"]] * 2, \
@@ -164,4 +166,4 @@ def test_a_map_refusing_a_row_of_the_gram_sample_is_one_error_line(tmp_path):
     proc = rfbench(tmp_path, "kernel=gmm", "feature_map=gcws", "classifier=none", "experiment.n_gram=2760")
     assert proc.returncode == 2, proc.stderr
     assert "rfbench: error: feature_map=gcws: 1 row(s) of X are all zero" in proc.stderr
-    assert "Traceback" not in proc.stderr and not list(tmp_path.rglob("*.csv"))
+    assert "Traceback" not in proc.stderr and not list(tmp_path.rglob("*.csv*"))

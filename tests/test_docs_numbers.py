@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import ast
 import csv
-import glob
 import importlib
 import inspect
 import io
@@ -70,7 +69,7 @@ from pathlib import Path
 
 import pytest
 
-from rfbench.engine import campaign
+from rfbench.engine import campaign, records
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -107,14 +106,15 @@ def _as_float(text: str) -> float | None:
 
 
 def _rows(patterns: str) -> list[dict[str, str]]:
-    """Every row of every CSV the glob patterns name (comment lines skipped)."""
-    files = sorted({f for p in patterns.split() for f in glob.glob(str(ROOT / p), recursive=True)})
+    """Every row of every CSV the glob patterns name, stored plain or gzipped (a run's ``trials.csv`` may be
+    ``trials.csv.gz``: read through the records' one reader), comment lines skipped."""
+    files = sorted({f for p in patterns.split() for f in records.record_paths(ROOT, p)})
     if not files:
         raise AssertionError(f"no record file matches {patterns!r}")
     rows = []
     for file in files:
-        with open(file, newline="") as fh:
-            rows += list(csv.DictReader(line for line in fh if not line.startswith("#")))
+        lines = io.StringIO(records.read_text(file), newline="")  # as open(file, newline="") reads it
+        rows += list(csv.DictReader(line for line in lines if not line.startswith("#")))
     return rows
 
 
@@ -457,6 +457,19 @@ def test_a_drifted_number_is_caught():
     value = record_value(spec)
     assert abs(round(value, 2) - value) <= half_unit(f"{value:.2f}")
     assert abs((round(value, 2) + 0.01) - value) > half_unit(f"{value:.2f}")
+
+
+def test_a_marker_naming_trials_csv_reads_the_gzipped_records_too(tmp_path, monkeypatch):
+    """A run's trials.csv over the records' threshold is trials.csv.gz: a marker naming ``runs/*/trials.csv``
+    reads it (and the plain ones beside it) as the one table it is."""
+    monkeypatch.setitem(globals(), "ROOT", tmp_path)
+    accuracies = [t / 1000 for t in range(300)]
+    for name, values in (("a", accuracies), ("b", [0.25])):
+        for t, value in enumerate(values):
+            records.record_trial(tmp_path / "runs" / name / "trials.csv", {"trial": t, "test_accuracy": value})
+    assert (tmp_path / "runs/a/trials.csv.gz").exists() and (tmp_path / "runs/b/trials.csv").exists()
+    assert record_value(" runs/*/trials.csv |  | count ") == 301
+    assert record_value(" runs/*/trials.csv | trial=299 | test_accuracy ") == 0.299
 
 
 def test_half_unit():

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from rfbench import cli
-from rfbench.engine import config, records, verify
+from rfbench.engine import config, frames, records, verify
 from tests.conftest import REPO
 from tests.engine.test_config import compose_cfg
 
@@ -250,6 +250,10 @@ def damaged_copy(recorded: Path, tmp_path: Path, damage) -> Path:
     """A copy of ``recorded``'s results below ``tmp_path``, its run folder damaged by ``damage(run)``."""
     shutil.copytree(recorded / "results", tmp_path / "results")
     (run,) = (tmp_path / "results" / "default" / "runs").iterdir()
+    index = run / "trials.csv"
+    if frames.gzipped(index).exists():  # over the threshold (a trial's row is near it): damaged as plain text
+        index.write_text(records.read_text(index))
+        frames.gzipped(index).unlink()
     damage(run)
     return run
 

@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 
 from rfbench import cli
+from rfbench.engine import records
 from tests.conftest import REPO
 
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "rfbench", "configs", "hydra_plugins")
@@ -89,11 +90,11 @@ def test_wheel_runs_from_any_folder_with_results_here_and_data_in_the_user_cache
     swept = run(bin_dir, away, "-m", "hydra/launcher=joblib", "feature_map.m_over_d=1,2", "experiment.name=sweep",
                 "experiment.trials=1", "experiment.n_gram=100", "classifier=none")
     assert swept.returncode == 0, swept.stderr[-2000:]
-    assert len(list(away.glob("results/sweep/runs/*/trials.csv"))) == 2
+    assert len(records.record_paths(away, "results/sweep/runs/*/trials.csv")) == 2
     for command in (["experiment.trials=1"], ["kernel=sinh_gaussian", "dataset=letter", "experiment.trials=1"]):
         proc = run(bin_dir, away, *command, "experiment.n_gram=200", "classifier.log2_C=[0,5]")
         assert proc.returncode == 0, proc.stderr[-2000:]
-    trials = pd.concat(pd.read_csv(p) for p in sorted(away.glob("results/default/runs/*/trials.csv")))
+    trials = pd.concat(records.read_trials(p) for p in records.record_paths(away, "results/default/runs/*/trials.csv"))
     assert sorted(trials["dataset.name"]) == ["letter", "spambase"]
     assert {p.name for p in (away / "xdg" / "rfbench").iterdir()} >= {"letter", "spambase", "parsed"}
     assert not (tmp_path / "src" / "datasets").exists()

@@ -1,9 +1,10 @@
 """How a run's CSV records are laid out on disk: plain text, or gzip members appended trial by trial.
 
-A frame (a job's ``<key>.csv``, the runner's ``grid.csv``) whose CSV text exceeds :data:`GZIP_ABOVE_BYTES`
-is stored gzipped as ``<key>.csv.gz`` instead, and stays so as it grows, so that the committed records
-stay a few MB; every reader names the record by its ``.csv`` path and reads either form (:func:`stored`).
-``trials.csv``, the run's short index that every tool finds by name, is always plain.
+A record of a run (its index ``trials.csv``, a job's ``<key>.csv``, the runner's ``grid.csv``) whose CSV text
+exceeds :data:`GZIP_ABOVE_BYTES` is stored gzipped as ``<key>.csv.gz`` instead, and stays so as it grows, so
+that the committed records stay a few MB a paper; every reader names the record by its ``.csv`` path and reads
+either form (:func:`stored`, :func:`record_paths`).  A run's ``summary.csv`` (:data:`DERIVED`, written anew by
+every invocation and not committed) is always plain.
 
 A gzipped frame is a sequence of gzip members (RFC 1952 allows several: ``zcat`` prints their texts one
 after another, one CSV table): the first, written whole, holds the header; each later one holds the
@@ -25,14 +26,17 @@ import zlib
 from pathlib import Path
 from typing import NamedTuple
 
-#: A frame whose CSV text is longer than this (bytes) is stored gzipped: the largest text records
-#: (QMC's learnt points, 2.1 MB of float64 text) then stay under 1 MB each, the small ones readable.
-GZIP_ABOVE_BYTES = 256 * 1024
+#: A record whose CSV text is longer than this (bytes) is stored gzipped.  Most committed records of runs are
+#: a few KB of text, several times smaller gzipped, and their thousands made up most of a paper's bytes
+#: (tests/test_results_size.py holds each paper's total); a table of a trial or two stays plain and readable.
+GZIP_ABOVE_BYTES = 2 * 1024
 #: zlib's level for a stored frame: fixed, as are the header's time (0) and name (none), so that one
 #: text always gives the same bytes and re-recording a frame changes no committed file.
 GZIP_LEVEL = 9
-#: The run's index of recorded trials: always plain text.
+#: The run's index of recorded trials, one row per trial.
 INDEX = "trials.csv"
+#: The run's summary of its trials: derived from the index, written anew by every invocation, never gzipped.
+DERIVED = "summary.csv"
 #: Bytes of a gzipped frame inflated at a time: a member's end is found without copying what follows it.
 _CHUNK = 1 << 20
 
@@ -62,9 +66,9 @@ def gzipped(path: Path) -> Path:
 
 
 def stored_gzipped(path: Path, text: str) -> bool:
-    """Whether a run's record ``path`` holding ``text`` is stored gzipped: a frame (not :data:`INDEX`) whose
+    """Whether a run's record ``path`` holding ``text`` is stored gzipped: one (not :data:`DERIVED`) whose
     text exceeds :data:`GZIP_ABOVE_BYTES`, or that is gzipped already (it stays so as it grows or shrinks)."""
-    return path.name != INDEX and (len(text.encode()) > GZIP_ABOVE_BYTES or gzipped(path).exists())
+    return path.name != DERIVED and (len(text.encode()) > GZIP_ABOVE_BYTES or gzipped(path).exists())
 
 
 def pack(text: str) -> bytes:
@@ -90,10 +94,10 @@ def stored(path: Path) -> Path:
 
     The .gz wins over a .csv beside it: a switch to gzip writes the .gz whole before it removes the
     .csv, and every later write goes to the .gz, so a .csv beside a .gz is the stale trace of an
-    interrupted switch (the run's resume removes it).  :data:`INDEX` is always plain.
+    interrupted switch (the run's resume removes it).  :data:`DERIVED` is always plain.
     """
     packed = gzipped(path)
-    return packed if path.name != INDEX and packed.exists() else path
+    return packed if path.name != DERIVED and packed.exists() else path
 
 
 def read(path: Path) -> tuple[Path, Stored]:
@@ -195,4 +199,4 @@ def record_paths(folder: Path, pattern: str = "*.csv") -> list[Path]:
 def frame_paths(run: Path) -> list[Path]:
     """The frames a run records (a job's ``<key>.csv``, ``grid.csv``): its CSV records but the index and
     ``summary.csv`` (derived, written anew by every invocation)."""
-    return [p for p in record_paths(run) if p.name not in (INDEX, "summary.csv")]
+    return [p for p in record_paths(run) if p.name not in (INDEX, DERIVED)]

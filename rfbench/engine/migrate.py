@@ -17,9 +17,10 @@ The steps so far (issue 34, item 5): ``classifier=svc_named`` (``NamedKernelSVC`
 ``gamma_grid``; ``dataset.deviations`` left the run id (no config change, a new id); one config
 per dataset: a run recorded on ``dataset=house_16h`` (the ``census_house`` data under another name)
 or ``cpu_act_qmc`` (``cpu_act`` at another split, which the recorded node keeps as an override) is
-a run of the config that holds its data (:data:`FOLDED_DATASETS`); a frame over
-:data:`rfbench.engine.frames.GZIP_ABOVE_BYTES` recorded plain is stored gzipped
-(:func:`stored_unlike_now`; its text, run id and folder unchanged).
+a run of the config that holds its data (:data:`FOLDED_DATASETS`); a record (``trials.csv``, a frame)
+over :data:`rfbench.engine.frames.GZIP_ABOVE_BYTES` recorded plain is stored gzipped
+(:func:`stored_unlike_now`; its text, run id and folder unchanged): run on a tree holding runs recorded
+before the threshold was lowered (or before frames were), it brings them to the compact layout.
 """
 from __future__ import annotations
 
@@ -97,9 +98,9 @@ RENAMED_COLUMNS = {"classifier.metric": "classifier.kernel"}
 
 
 def stored_unlike_now(path: Path, text: str) -> bool:
-    """Whether the record ``path`` holding ``text`` is stored plain where the current code gzips it (a frame
-    over :data:`rfbench.engine.frames.GZIP_ABOVE_BYTES`, recorded before frames were): the step that
-    compresses it, a file step beside the config steps (the run keeps its id)."""
+    """Whether the record ``path`` holding ``text`` is stored plain where the current code gzips it (a record
+    over :data:`rfbench.engine.frames.GZIP_ABOVE_BYTES`, recorded before the threshold was lowered to it): the
+    step that compresses it, a file step beside the config steps (the run keeps its id)."""
     return records.stored_gzipped(path, text) != records.stored(path).name.endswith(".gz")
 
 
@@ -134,11 +135,18 @@ def plan(root: Path) -> list[Migration]:
 def plan_run(run: Path) -> Migration | None:
     """How the run in folder ``run`` migrates (None when it is up to date).
 
+    A record stored in both forms (``<key>.csv`` beside ``<key>.csv.gz``: a merge of a branch that recorded it
+    plain, or a switch to gzip interrupted) is a ValueError: which holds every trial is for a person to see.
     Only a config the steps can read, and that its trials were computed with, is re-id'd: an empty,
     non-mapping or unreadable one, rows of another run or a trial recorded twice are a RecordError, and
     a config that disagrees with its rows (edited by hand: its id would file their numbers under
     another config's) a ValueError.
     """
+    both = [p.name for p in records.record_paths(run) if p.exists() and records.gzipped(p).exists()]
+    if both:
+        raise ValueError(f"{run}: {', '.join(both)} stored both plain and gzipped: a merge kept a plain record beside "
+                         "its gzipped form (keep the one holding every trial, remove the other), or a switch to gzip "
+                         "was interrupted (rerun the run's command); nothing was changed")
     old_cfg = records.read_config(run)
     new_cfg = migrate_config(old_cfg)
     new_id = run_id(new_cfg)

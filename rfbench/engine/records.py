@@ -10,8 +10,10 @@ Layout under ``<results_dir>/<experiment.name>/runs/<run_id>/``:
 
 Every file is written to a temporary name in the same directory and renamed into
 place, so an interrupted run never leaves a half-written file, and a rerun reads
-``trials.csv`` to skip the trials it already holds.  Processes sharing a run
-directory add rows under an ``flock`` on ``.trials.csv.lock`` (read, merge by
+``trials.csv`` to skip the trials it already holds.  ``trials.csv`` and the frames are stored plain or
+gzipped (``trials.csv.gz``) as their size asks (:mod:`rfbench.engine.frames`); every reader names them by
+their ``.csv`` path and finds either form through this module (:func:`record_paths`, :func:`read_trials`).
+Processes sharing a run directory add rows under an ``flock`` on ``.trials.csv.lock`` (read, merge by
 trial, write), and each trial is computed under its own lock in ``.claims/``, so
 concurrent runs of one config neither lose nor duplicate rows nor redo each
 other's trials.  The kernel releases both locks when a process dies.
@@ -389,14 +391,6 @@ def inside(root: Path, path: Path) -> Path:
     return path
 
 
-def _split_cut_line(path: Path) -> tuple[str, str]:
-    """``path``'s text as (complete lines, incomplete last line); ("", "") if it does not exist."""
-    try:
-        return _split_last_line("".join(_members(path)))
-    except FileNotFoundError:
-        return "", ""
-
-
 def _split_last_line(text: str) -> tuple[str, str]:
     """``text`` as (its whole lines, the incomplete last line after them)."""
     end = text.rfind("\n") + 1
@@ -404,13 +398,23 @@ def _split_last_line(text: str) -> tuple[str, str]:
 
 
 def repair_trials(path: Path) -> None:
-    """Rewrite ``path`` without an incomplete last line, logging what was dropped."""
+    """Rewrite the trials table ``path`` without an incomplete last line, or, if it is a damaged .gz (cut short,
+    corrupt), with the whole lines it still shows; logging what was dropped (those trials are computed again)."""
     with locked(_lock_of(path)):
-        complete, cut = _split_cut_line(path)
-        if cut:
+        found = stored(path)
+        try:
+            held = frames.load(found)
+        except FileNotFoundError:
+            return
+        complete, cut = _split_last_line(held.text)
+        if held.damage:
+            log.warning("%s is %s: keeping the rows of its whole lines, the trials after them are computed again",
+                        found, held.damage)
+            write_frame(path, complete)
+        elif cut:
             log.warning("%s: dropped an incomplete last line (the file was cut mid-row), its trial "
                         "will be computed again: %.80r", path, cut)
-            write_atomic(path, complete)
+            write_frame(path, complete)
 
 
 def _drop_copies(path: Path) -> None:
@@ -423,7 +427,7 @@ def _drop_copies(path: Path) -> None:
         if copies.any():
             log.warning("%s: dropped line(s) %s, exact copies of earlier rows of trial(s) %s", path, _lines(copies),
                         sorted(set(trials.loc[copies, "trial"])))
-            write_csv(path, trials[~copies])
+            write_frame(path, trials[~copies].to_csv(index=False))
 
 
 def recorded(path: Path) -> set[int]:
@@ -561,7 +565,7 @@ def record_trial(path: Path, row: Mapping[str, Any]) -> pd.DataFrame:
     with locked(_lock_of(path)):
         trials = pd.concat([read_trials(path), pd.DataFrame([row])], ignore_index=True)
         trials = trials.drop_duplicates("trial", keep="first").sort_values("trial", kind="stable")
-        write_csv(path, trials)
+        write_frame(path, trials.to_csv(index=False))
     return trials
 
 
@@ -718,7 +722,7 @@ def _forget(path: Path, lost: Callable[[pd.Series], pd.Series]) -> None:
     with locked(_lock_of(path)):
         trials = read_trials(path)
         if len(trials) and lost(trials["trial"]).any():
-            write_csv(path, trials[~lost(trials["trial"])])
+            write_frame(path, trials[~lost(trials["trial"])].to_csv(index=False))
 
 
 def remove_if_no_trials(run: Path) -> bool:
@@ -773,7 +777,9 @@ def collect(root: Path) -> pd.DataFrame:
     """
     if not root.is_dir():
         raise RecordError(f"{root} is not a folder of runs (a results tree such as results/default)")
-    files = sorted(inside(root, f) for f in root.rglob("runs/*/trials.csv"))
+    files = record_paths(root, f"**/runs/*/{INDEX}")  # plain or gzipped
+    for f in files:
+        inside(root, stored(f))
     if not files:
         raise RecordError(f"no runs/*/trials.csv below {root}: no run has recorded a trial there")
     return pd.concat([read_trials(f) for f in files], ignore_index=True)

@@ -69,7 +69,8 @@ def _run(cfg: dict, start: float) -> pd.DataFrame:
         kernel = _check_against_data(cfg, data)  # the last checks: nothing is written before them
         out = records.run_dir(cfg)
         grid = out / "grid.csv"
-        for path in (out, out / "trials.csv", grid, records.gzipped(grid)):  # what a resume reads and writes
+        index = out / "trials.csv"
+        for path in (out, index, records.gzipped(index), grid, records.gzipped(grid)):  # what a resume reads and writes
             records.inside(Path(cfg["experiment"]["results_dir"]), path)
         new = [p for p in out.parents if not p.exists()]  # innermost first
         out.mkdir(parents=True, exist_ok=True)

@@ -161,8 +161,8 @@ def collect(root: Path, paper: Paper) -> Findings:
 def _run_deviations(folder: Path) -> pd.DataFrame:
     """The distinct ``deviations`` recorded by the runs below ``folder`` (each carries its reason;
     :func:`rfbench.report.runs.deviations` says which are left out)."""
-    recorded = [pd.read_csv(path, usecols=["deviations"]) for path in folder.rglob("runs/*/trials.csv")
-                if "deviations" in pd.read_csv(path, nrows=0).columns]
+    tables = (records.read_trials(path) for path in records.record_paths(folder, "**/runs/*/trials.csv"))
+    recorded = [table[["deviations"]] for table in tables if "deviations" in table.columns]
     found = runs.deviations(pd.concat(recorded, ignore_index=True)) if recorded else []
     return pd.DataFrame({"deviation": found, "reason": ""})
 

@@ -9,13 +9,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 import yaml
 
 from rfbench.dataset import DatasetError, load_dataset
 from rfbench.dataset.own_file import describe
-from rfbench.engine import config
+from rfbench.engine import config, records
 from tests.conftest import REPO
 
 FILE_CONFIG = yaml.safe_load((REPO / "configs" / "dataset" / "file.yaml").read_text())
@@ -209,7 +208,7 @@ def test_the_command_runs_a_small_file_and_records_its_sha256_in_every_row(tmp_p
     proc = rfbench(tmp_path, "dataset.path=my.csv")  # relative to the folder rfbench runs in; 30 training rows
     assert proc.returncode == 0, proc.stderr
     (run,) = (tmp_path / "results" / "default" / "runs").iterdir()
-    trials = pd.read_csv(run / "trials.csv")
+    trials = records.read_trials(run / "trials.csv")
     assert trials["dataset.sha256"].tolist() == [hashlib.sha256(path.read_bytes()).hexdigest()] * 2
     assert trials[["dataset.name", "dataset.task", "n_train", "n_test"]].drop_duplicates().values.tolist() == [
         ["my", "classification", 30, 10]]

@@ -2,12 +2,11 @@
 import subprocess
 import sys
 
-import pandas as pd
 import pytest
 import scipy.sparse as sp
 from hydra import compose, initialize_config_dir
 
-from rfbench.engine import components, config
+from rfbench.engine import components, config, records
 from rfbench.engine.preflight import check_config
 from rfbench.feature_map import GCWS, AsKRFF, GaussianRFF, NystroemMap, RandomBinning
 from rfbench.kernel import CoshGaussian, GaussianKernel, SinhGaussian
@@ -255,12 +254,12 @@ def test_a_toy_feature_map_and_model_from_outside_the_package_run_through_the_cl
                    "classifier=toy_centroid")
     assert proc.returncode == 0, proc.stderr
     (run,) = (tmp_path / "default" / "runs").iterdir()
-    trial = pd.read_csv(run / "trials.csv").iloc[0]
+    trial = records.read_trials(run / "trials.csv").iloc[0]
     assert trial["feature_map._target_"] == "tests.toy_components.toy.RandomRotation"
     assert trial["n_features"] == 57 and trial["shrink"] in (2.0 ** -8, 0.5)
     assert trial["gram_error"] < 1e-12  # a rotation keeps the linear kernel exactly
     assert 0.5 < trial["test_accuracy"] < 1 and trial["test_error"] == pytest.approx(1 - trial["test_accuracy"])
-    grid = pd.read_csv(run / "grid.csv")
+    grid = records.read_trials(run / "grid.csv")
     assert list(grid["shrink"]) == [2.0 ** -8, 0.5] and grid["cv_score"].max() == trial["cv_accuracy"]
     refused = rfbench(tmp_path, "kernel=gaussian", "feature_map=toy_rotation")
     assert refused.returncode == 2

@@ -25,11 +25,14 @@ def test_a_reader_that_meets_a_switch_to_gzip_reads_the_gz(tmp_path, monkeypatch
         frames.read(path)
 
 
-def test_the_index_is_always_read_plain(tmp_path):
-    index = tmp_path / frames.INDEX
-    index.write_text("trial\n0\n")
-    frames.gzipped(index).write_bytes(frames.pack("trial\n0\n1\n"))  # not rfbench's: never read
-    assert frames.stored(index) == index and frames.read(index)[1].text == "trial\n0\n"
+def test_the_index_is_stored_as_a_frame_is_and_the_summary_always_plain(tmp_path):
+    large = "trial\n" + "".join(f"{t}\n" for t in range(frames.GZIP_ABOVE_BYTES // 2))
+    index, summary = tmp_path / frames.INDEX, tmp_path / frames.DERIVED
+    assert frames.stored_gzipped(index, large) and not frames.stored_gzipped(index, "trial\n0\n")
+    assert not frames.stored_gzipped(summary, large)
+    summary.write_text("trial\n0\n")
+    frames.gzipped(summary).write_bytes(frames.pack("trial\n0\n1\n"))  # not rfbench's: never read
+    assert frames.stored(summary) == summary and frames.read(summary)[1].text == "trial\n0\n"
 
 
 def test_a_frame_of_appended_members_is_read_member_by_member_and_its_damage_named(tmp_path):

@@ -7,9 +7,9 @@ import sys
 import time
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
+from rfbench.engine import records
 from tests.conftest import REPO
 from tests.engine.test_resume import TRIALS, command, default_sigint, trials_csv, wait_for_first_row
 
@@ -46,7 +46,7 @@ def test_sigterm_before_the_first_trial_leaves_nothing_and_one_line(tmp_path):
 def test_ctrl_c_after_a_trial_says_how_many_are_recorded(tmp_path):
     status, stderr = interrupted(tmp_path, wait_for_first_row, signal.SIGINT)
     assert status == 130
-    recorded = len(pd.read_csv(trials_csv(tmp_path)))
+    recorded = len(records.read_trials(trials_csv(tmp_path)))
     assert re.fullmatch(rf"rfbench: interrupted after {recorded} of {TRIALS} trials; rerun the same command to "
                         r"resume\n", stderr), stderr
 

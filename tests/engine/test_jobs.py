@@ -115,9 +115,9 @@ def test_a_job_reads_the_run_its_reads_name_which_is_run_first_once_and_is_in_it
     assert records.recorded(source / "trials.csv") == {0}  # the read job ran first, in this results folder
     seen = jobs.read(records.run_dir(cfg), "seen")
     assert seen.loc[0, "run"] == source.name and seen.loc[0, "trials"] == 1
-    before = (source / "trials.csv").read_text()
+    before = records.read_text(source / "trials.csv")
     runner.run({**cfg, "experiment": {**cfg["experiment"], "trials": 2}})  # the read run is only looked up
-    assert (source / "trials.csv").read_text() == before
+    assert records.read_text(source / "trials.csv") == before
     other = {**cfg, "job": {**cfg["job"], "reads": {"source": [*tutorial[:2], "job.reps=4"]}}}
     assert config.run_id(other) != config.run_id(cfg)
 

@@ -67,7 +67,7 @@ def test_a_dry_run_lists_the_jobs_longest_first_and_writes_nothing(whole, tmp_pa
 def test_a_killed_campaign_resumes_with_every_trial_once_and_the_same_numbers(whole, tmp_path):
     proc = campaign(tmp_path, *SMALL, start_new_session=True)
     deadline = time.time() + 300
-    while not any(len(records.read_trials(p)) for p in tmp_path.rglob("trials.csv")):
+    while not any(len(records.read_trials(p)) for p in records.record_paths(tmp_path, "**/runs/*/trials.csv")):
         assert proc.poll() is None and time.time() < deadline, proc.stdout.read()[-3000:]
         time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGKILL)

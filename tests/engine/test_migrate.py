@@ -7,7 +7,7 @@ import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
-from rfbench.engine import config, frames, migrate
+from rfbench.engine import config, frames, migrate, records
 from rfbench.papers.qmc import datasets as qmc_datasets
 from tests.conftest import REPO
 
@@ -151,7 +151,7 @@ def test_a_run_of_a_folded_dataset_config_moves_to_the_config_of_its_data(tmp_pa
     assert migrate.main([str(tmp_path)]) == 0
     (run,) = tmp_path.rglob("runs/*")
     assert run.name == config.run_id(composed)
-    trials = pd.read_csv(run / "trials.csv", dtype={"run_id": str})  # an id like 3425406e1568 is no number
+    trials = records.read_trials(run / "trials.csv")  # plain or gzipped (a job's rows are over the threshold)
     assert set(trials["dataset.name"]) == {composed["dataset"]["name"]} and set(trials["run_id"]) == {run.name}
     assert trials["dataset.split.n_train"].tolist() == [composed["dataset"]["split"]["n_train"]] * 2
     assert migrate.plan(tmp_path) == []
@@ -246,3 +246,43 @@ def test_a_migration_cut_between_its_files_is_finished_by_the_next(tmp_path):
     (old / "trials.csv").write_text(migration.files["trials.csv"])
     migrate.apply(migrate.plan(cut))
     assert snapshot(cut) == snapshot(clean) and migration.new.is_dir() and not migrate.plan(cut)
+
+
+def test_a_run_recorded_plain_before_the_compact_layout_gets_its_large_index_and_grid_gzipped_with_the_same_text(
+        tmp_path, capsys):
+    """What the coordinator runs on a tree with new plain runs: trials.csv and grid.csv over the threshold become
+    .csv.gz holding the very text (the same numbers, bit for bit, to every reader); a small run stays plain; a
+    second migration changes nothing."""
+    cfg = {**named_config(), "classifier": {"_target_": "rfbench.model.liblinear.LibLinearClassifier",
+                                            "name": "liblinear"}}
+    rng = np.random.default_rng(0)
+    large = write_run(tmp_path, config.run_id(cfg), cfg, accuracies=rng.uniform(0, 1, 30))
+    pd.DataFrame({"C": rng.uniform(0, 1, 200), "test_score": rng.uniform(0, 1, 200), "run_id": large.name,
+                  "trial": 0}).to_csv(large / "grid.csv", index=False)
+    small_cfg = {**cfg, "dataset": {**cfg["dataset"], "split": {"seed": 1}}}
+    small = write_run(tmp_path, config.run_id(small_cfg), small_cfg)
+    texts = {name: (large / name).read_text() for name in ("trials.csv", "grid.csv")}
+    assert all(len(text) > frames.GZIP_ABOVE_BYTES for text in texts.values())
+    read = {name: records.read_trials(large / name) for name in texts}
+    small_before = snapshot(small)
+    assert migrate.main([str(tmp_path)]) == 0
+    assert f"{large.name} -> {large.name}: grid.csv, trials.csv" in capsys.readouterr().out
+    assert sorted(p.name for p in large.iterdir()) == ["config.yaml", "grid.csv.gz", "trials.csv.gz"]
+    for name, text in texts.items():
+        assert gzip.decompress((large / f"{name}.gz").read_bytes()).decode() == text
+        pd.testing.assert_frame_equal(records.read_trials(large / name), read[name], check_exact=True)
+    assert snapshot(small) == small_before
+    after = snapshot(tmp_path)
+    assert migrate.plan(tmp_path) == [] and migrate.main([str(tmp_path)]) == 0 and snapshot(tmp_path) == after
+
+
+def test_a_record_stored_both_plain_and_gzipped_is_refused_and_nothing_changed(tmp_path, capsys):
+    """A merge that kept a branch's plain trials.csv beside main's trials.csv.gz: which holds every trial is not
+    guessed (the .gz would win, losing the branch's new rows)."""
+    cfg = {**named_config(), "classifier": {"_target_": "rfbench.model.liblinear.LibLinearClassifier",
+                                            "name": "liblinear"}}
+    run = write_run(tmp_path, config.run_id(cfg), cfg)
+    frames.gzipped(run / "trials.csv").write_bytes(frames.pack((run / "trials.csv").read_text()))
+    before = snapshot(tmp_path)
+    assert migrate.main([str(tmp_path)]) == 2
+    assert "trials.csv stored both plain and gzipped" in capsys.readouterr().err and snapshot(tmp_path) == before

@@ -165,14 +165,16 @@ def test_a_small_frame_stays_plain_a_gzipped_one_stays_gzipped_and_one_that_grow
     small, growing = tmp_path / "small.csv", tmp_path / "growing.csv"
     records.record_grid(small, large_frame(0, rows=10))
     assert small.exists() and not frames.gzipped(small).exists()
-    for t in range(3):  # ~85 KB a trial: over the threshold at the fourth
-        records.record_grid(growing, large_frame(t, rows=1000))
+    texts = [pd.concat([large_frame(t, rows=7) for t in range(n)]).to_csv(index=False) for n in (3, 4)]
+    assert len(texts[0]) <= frames.GZIP_ABOVE_BYTES < len(texts[1])  # ~580 B a trial: over it at the fourth
+    for t in range(3):
+        records.record_grid(growing, large_frame(t, rows=7))
     assert growing.exists() and not frames.gzipped(growing).exists()
-    records.record_grid(growing, large_frame(3, rows=1000))
+    records.record_grid(growing, large_frame(3, rows=7))
     assert not growing.exists() and frames.gzipped(growing).exists()
-    assert sorted(records.read_trials(growing)["trial"].unique()) == [0, 1, 2, 3]
+    assert records.read_text(growing) == texts[1]
     records.record_grid(growing, large_frame(3, rows=1))  # shrinks below the threshold: still gzipped
-    assert not growing.exists() and frames.gzipped(growing).exists() and len(records.read_trials(growing)) == 3001
+    assert not growing.exists() and frames.gzipped(growing).exists() and len(records.read_trials(growing)) == 22
 
 
 def _bytes_written() -> int:
@@ -309,18 +311,18 @@ def _killed_between_gz_and_unlink(path):
 def test_an_interrupted_switch_to_gzip_reads_the_gz_and_is_finished_by_the_run(tmp_path, caplog):
     run = tmp_path / "runs" / "abc"
     path = run / "points.csv"
-    records.record_grid(path, large_frame(0, rows=1000))
+    records.record_grid(path, large_frame(0, rows=10))  # plain: under the threshold
     records.record_trial(run / "trials.csv", {"trial": 0})
     killed = multiprocessing.get_context("fork").Process(target=_killed_between_gz_and_unlink, args=(path,))
     killed.start()
     killed.join()
     assert killed.exitcode == -signal.SIGKILL
     assert path.exists() and frames.gzipped(path).exists()  # the trace of the interrupted switch
-    assert records.read_trials(path)["trial"].value_counts().to_dict() == {0: 1000, 1: 4000}  # the .gz: every row
+    assert records.read_trials(path)["trial"].value_counts().to_dict() == {0: 10, 1: 4000}  # the .gz: every row
     with caplog.at_level("WARNING", logger="rfbench"):
         records.repair_run(run, started=time.time())  # the run itself, resuming
     assert not path.exists() and "a switch to gzip was interrupted" in caplog.text
-    assert records.read_trials(path)["trial"].value_counts().to_dict() == {0: 1000, 1: 4000}  # every row kept
+    assert records.read_trials(path)["trial"].value_counts().to_dict() == {0: 10, 1: 4000}  # every row kept
 
 
 @pytest.mark.parametrize("damage, says", [
@@ -350,7 +352,7 @@ def test_records_are_found_in_either_form_by_their_csv_name(tmp_path):
 
 
 @pytest.mark.parametrize("rows, damage, kept", [
-    (10, lambda data: data[:-7], [0, 1]),  # a plain frame's last line cut: trial 2 is recomputed
+    (6, lambda data: data[:-7], [0, 1]),  # a plain frame's last line cut (under the threshold): trial 2 is recomputed
     # a .gz is trial 0's member, written whole (over the threshold), then trial 1's and 2's, appended
     (4000, lambda data: data[:1000], []),  # cut inside its first member: nothing whole is left
     (4000, lambda data: data[:-1000], [0, 1]),  # cut inside trial 2's member: the members before it are whole
@@ -380,12 +382,15 @@ def test_a_repair_stopped_before_rewriting_the_frame_is_finished_by_the_next_res
     run = tmp_path / "runs" / "abc"
     path = run / "points.csv"
     for t in range(3):
-        records.record_grid(path, large_frame(t, rows=10))
+        records.record_grid(path, large_frame(t, rows=6))  # plain: under the threshold
         records.record_trial(run / "trials.csv", {"trial": t})
     path.write_bytes(path.read_bytes()[:-7])  # trial 2's last row cut
+    write_frame = records.write_frame
 
-    def stopped(*args, **kwargs):
-        raise KeyboardInterrupt
+    def stopped(record, text):  # stopped before rewriting the frame; the table of trials is written
+        if record == path:
+            raise KeyboardInterrupt
+        write_frame(record, text)
     with monkeypatch.context() as patch:
         patch.setattr(records, "write_frame", stopped)
         with pytest.raises(KeyboardInterrupt):
@@ -393,7 +398,7 @@ def test_a_repair_stopped_before_rewriting_the_frame_is_finished_by_the_next_res
     assert records.recorded(run / "trials.csv") == {0, 1}  # the table forgot first: trial 2 is not taken as done
     records.repair_run(run, started=time.time())
     assert records.recorded(run / "trials.csv") == {0, 1}
-    whole = pd.concat([large_frame(t, 10) for t in (0, 1)], ignore_index=True)
+    whole = pd.concat([large_frame(t, 6) for t in (0, 1)], ignore_index=True)
     pd.testing.assert_frame_equal(records.read_trials(path), whole, check_exact=True)
 
 
@@ -411,6 +416,49 @@ def write_run(root: Path, cfg=RUN_CONFIG, accuracies=(0.75, 0.5)) -> Path:
         records.record_trial(run / "trials.csv", {**config.flatten(cfg), "run_id": run.name, "trial": t,
                                                   "test_accuracy": accuracy})
     return run
+
+
+def test_a_run_whose_trials_outgrow_the_threshold_keeps_trials_csv_gzipped_and_every_reader_finds_it(tmp_path):
+    """A new run comes out compact by itself: its index switches to trials.csv.gz once over the threshold, read
+    back bit for bit by the readers (collect globs either form); summary.csv stays plain."""
+    accuracies = np.random.default_rng(0).uniform(0, 1, 40)
+    run = write_run(tmp_path, accuracies=accuracies)
+    index = run / "trials.csv"
+    assert not index.exists() and frames.stored(index) == frames.gzipped(index)
+    text = gzip.decompress(frames.gzipped(index).read_bytes()).decode()
+    assert len(text) > frames.GZIP_ABOVE_BYTES and records.read_text(index) == text
+    trials = records.read_trials(index)
+    assert trials["test_accuracy"].tolist() == accuracies.tolist()  # float64 bit for bit
+    pd.testing.assert_frame_equal(records.collect(tmp_path), trials, check_exact=True)
+    assert records.recorded(index) == set(range(40))
+    records.write_csv(run / frames.DERIVED, records.summarize(trials))
+    assert records.record_paths(run) == [run / frames.DERIVED, index]
+    assert frames.frame_paths(run) == []
+
+
+@pytest.mark.parametrize(("damage", "says", "kept"), [
+    (lambda data: data[:-8] + bytes(8), "damaged (not a whole gzip stream", 0),  # a wrong CRC: no line trusted
+    (lambda data: data[:len(data) // 2], "cut short (its gzip stream ends early)", None),  # its whole lines kept
+])
+def test_a_damaged_gzipped_index_is_refused_by_every_reader_and_cut_to_its_whole_lines_by_the_resume(
+        tmp_path, caplog, damage, says, kept):
+    run = write_run(tmp_path, accuracies=np.linspace(0, 1, 40))
+    packed = frames.gzipped(run / "trials.csv")
+    whole = records.read_trials(run / "trials.csv")
+    packed.write_bytes(damage(packed.read_bytes()))
+    for read in (records.read_trials, records.recorded, lambda path: records.collect(tmp_path)):
+        with pytest.raises(records.RecordError, match=re.escape(f"trials.csv.gz is {says}")):
+            read(run / "trials.csv")
+    shown = frames.load(packed).cut.count("\n") - 1  # the rows whole in what the cut member still shows
+    with caplog.at_level(logging.WARNING, "rfbench"):
+        records.repair_run(run, started=time.time())
+    assert f"trials.csv.gz is {says}" in caplog.text and "keeping the rows of its whole lines" in caplog.text
+    left = records.read_trials(run / "trials.csv")
+    if kept == 0:
+        assert left.empty and records.recorded(run / "trials.csv") == set()
+    else:  # a cut member shows some of its rows whole, not all
+        assert 0 < shown < 40 and len(left) == shown
+        pd.testing.assert_frame_equal(left, whole.iloc[:shown], check_exact=True)
 
 
 def test_a_run_folder_whose_config_was_edited_is_refused_naming_both_ids_and_the_repair(tmp_path):

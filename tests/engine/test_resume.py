@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from rfbench.engine import frames, records
 from rfbench.storage import atomic
 from tests.conftest import REPO
 
@@ -50,14 +51,14 @@ def trials_csv(results_dir: Path) -> Path:
 def uninterrupted(tmp_path_factory) -> pd.DataFrame:
     tmp = tmp_path_factory.mktemp("uninterrupted")
     finish(start(tmp))
-    return pd.read_csv(trials_csv(tmp))[METRICS]
+    return records.read_trials(trials_csv(tmp))[METRICS]
 
 
 def wait_for_first_row(proc: subprocess.Popen, results_dir: Path) -> None:
     while True:
         assert proc.poll() is None, "the run ended before it could be interrupted"
         try:
-            if len(pd.read_csv(trials_csv(results_dir))) >= 1:
+            if len(records.read_trials(trials_csv(results_dir))) >= 1:
                 return
         except (FileNotFoundError, IndexError):
             pass
@@ -71,7 +72,7 @@ def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, uninterru
     os.killpg(proc.pid, sig)
     proc.communicate(timeout=60)
     assert proc.returncode != 0
-    partial = pd.read_csv(trials_csv(tmp_path))
+    partial = records.read_trials(trials_csv(tmp_path))
     # Workers finishing their trials in the same few milliseconds as the first may all be recorded
     # before the signal lands (seen on an idle machine): every row is then whole, none duplicated.
     assert 1 <= len(partial) <= TRIALS and partial["trial"].is_unique
@@ -80,7 +81,7 @@ def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, uninterru
     if len(partial) < TRIALS:
         assert (f"{len(partial)} of {TRIALS} trials already recorded; computing {TRIALS - len(partial)}"
                 in rerun.stdout + rerun.stderr)
-    pd.testing.assert_frame_equal(pd.read_csv(trials_csv(tmp_path))[METRICS], uninterrupted)
+    pd.testing.assert_frame_equal(records.read_trials(trials_csv(tmp_path))[METRICS], uninterrupted)
 
 
 def test_two_processes_on_one_run_share_the_trials(tmp_path, uninterrupted):
@@ -88,7 +89,7 @@ def test_two_processes_on_one_run_share_the_trials(tmp_path, uninterrupted):
     finish(first)
     finish(second)
     out = trials_csv(tmp_path)
-    pd.testing.assert_frame_equal(pd.read_csv(out)[METRICS], uninterrupted)
+    pd.testing.assert_frame_equal(records.read_trials(out)[METRICS], uninterrupted)
     # Each trial is claimed before it is computed, so the two logs hold each trial once.
     computed = re.findall(rf"INFO trial (\d+)/{TRIALS}:", (out.parent / "run.log").read_text())
     assert sorted(map(int, computed)) == list(range(1, TRIALS + 1))
@@ -115,14 +116,15 @@ def test_rerun_removes_stray_temporaries_and_repairs_a_cut_row(tmp_path, finishe
         killed.join()
         assert killed.exitcode == -signal.SIGKILL
     assert len(list(finished.parent.glob(".*.part"))) == 3
-    text = finished.read_text()
+    text = records.read_text(finished)
+    frames.gzipped(finished).unlink(missing_ok=True)  # stored gzipped once over the threshold: cut it plain
     finished.write_text(text[:-25])  # the last row cut short, as by a full disk
     rerun = subprocess.run(command(tmp_path), cwd=REPO, capture_output=True, text=True, timeout=600)
     assert rerun.returncode == 0, rerun.stderr
     assert list(finished.parent.glob(".*.part")) == []
     assert "dropped an incomplete last line" in rerun.stdout
     assert f"{TRIALS - 1} of {TRIALS} trials already recorded; computing 1" in rerun.stdout
-    pd.testing.assert_frame_equal(pd.read_csv(finished)[METRICS], uninterrupted)
+    pd.testing.assert_frame_equal(records.read_trials(finished)[METRICS], uninterrupted)
 
 
 def test_rerun_with_fewer_trials_keeps_every_recorded_trial_in_the_summary(tmp_path, finished):
@@ -130,6 +132,6 @@ def test_rerun_with_fewer_trials_keeps_every_recorded_trial_in_the_summary(tmp_p
                            timeout=600)
     assert rerun.returncode == 0, rerun.stderr
     summary = pd.read_csv(finished.parent / "summary.csv")
-    trials = pd.read_csv(finished)
+    trials = records.read_trials(finished)
     assert summary.loc[0, "test_accuracy_count"] == TRIALS == len(trials)
     assert summary.loc[0, "test_accuracy_mean"] == pytest.approx(trials["test_accuracy"].mean())

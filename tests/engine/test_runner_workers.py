@@ -7,7 +7,7 @@ import time
 import pandas as pd
 import pytest
 
-from rfbench.engine import interrupt, runner
+from rfbench.engine import interrupt, records, runner
 from tests.engine.test_runner import compose_cfg
 
 
@@ -30,7 +30,8 @@ def test_trials_in_worker_processes_record_what_a_serial_run_records(tmp_path, m
     assert set(serial["pid"]) == {os.getpid()}
     same = [c for c in serial if not c.startswith(("time_", "memory_")) and c not in ("pid", "experiment.results_dir")]
     pd.testing.assert_frame_equal(parallel[same], serial[same])
-    grids = [pd.read_csv(next((tmp_path / run).rglob("grid.csv"))) for run in ("parallel", "serial")]
+    grids = [records.read_trials(records.record_paths(tmp_path / run, "**/grid.csv")[0])  # plain or gzipped
+             for run in ("parallel", "serial")]
     pd.testing.assert_frame_equal(*grids)
 
 

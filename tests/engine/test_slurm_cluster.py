@@ -81,7 +81,7 @@ def test_a_campaign_cancelled_with_scancel_resumes_to_the_same_records(slurm, re
     args = doc_args()
     proc = campaign(tmp_path, *args, env=slurm, start_new_session=True)
     deadline = time.time() + 300
-    while not any(len(records.read_trials(p)) for p in tmp_path.rglob("trials.csv")):
+    while not any(len(records.read_trials(p)) for p in records.record_paths(tmp_path, "**/runs/*/trials.csv")):
         assert proc.poll() is None and time.time() < deadline, proc.stdout.read()[-3000:]
         time.sleep(0.2)
     array = {p.name for p in tmp_path.glob("example/hydra/*/.submitit/*") if p.name.isdigit()}

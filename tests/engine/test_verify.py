@@ -10,9 +10,9 @@ def test_a_recorded_job_recomputes_equal_and_a_tampered_value_is_found(tmp_path)
     run = _tutorial_run(tmp_path)
     (row_errors, row_curves) = verify.compare(run, rtol=1e-12)
     assert row_errors["equal"] and row_curves["equal"] and row_errors["metric"] == "errors.csv (60 rows)"
-    errors = pd.read_csv(run / "errors.csv")
+    errors = records.read_trials(run / "errors.csv")
     errors.loc[7, "mean_estimate"] *= 1 + 1e-9
-    errors.to_csv(run / "errors.csv", index=False)
+    records.write_frame(run / "errors.csv", errors.to_csv(index=False))  # in its stored form, plain or gzipped
     row_errors, _ = verify.compare(run, rtol=1e-12)
     assert not row_errors["equal"] and 0.5e-9 < row_errors["relative_difference"] < 2e-9
     assert verify.pick_runs(tmp_path) == [run]
@@ -46,7 +46,7 @@ def _tutorial_run(tmp_path):
 def test_a_trials_table_naming_a_run_without_its_folder_is_a_clean_error(tmp_path, capsys):
     """A trials.csv whose run_id was cut or edited is not its folder's: exit 2 naming both, no traceback."""
     run = _tutorial_run(tmp_path)
-    trials = pd.read_csv(run / "trials.csv", dtype={"run_id": str})
+    trials = records.read_trials(run / "trials.csv")
     trials.assign(run_id=trials["run_id"].str[:5]).to_csv(run / "trials.csv", index=False)
     with pytest.raises(SystemExit) as exit_:
         verify.main([str(tmp_path)])

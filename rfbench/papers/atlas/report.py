@@ -80,7 +80,7 @@ def render_atlas(results: Path, own: str | None = None, reference: Path | None =
 def read_own(out: Path, atlas_trials: pd.DataFrame) -> pd.DataFrame:
     """A user's runs below ``out/runs``; RecordError if there are none, ValueError if a map of theirs takes the
     name of an atlas map (one point would then mix two maps)."""
-    if not any(out.glob("runs/*/trials.csv")):
+    if not records.record_paths(out, "runs/*/trials.csv"):
         raise records.RecordError(f"no run below {out / 'runs'}: run `rfbench-campaign atlas own_gaussian "
                                   "-- feature_map=<yours> --config-dir <your configs>` first")
     mine = read_trials(out)
@@ -98,7 +98,7 @@ def planned_runs() -> int:
 
 def read_bandwidths(root: Path) -> pd.DataFrame:
     """The chosen sigma of each dataset and kernel from the bandwidth job's runs below ``root``."""
-    runs = sorted(p.parent for p in root.glob("runs/*/trials.csv"))
+    runs = [p.parent for p in records.record_paths(root, "runs/*/trials.csv")]
     if not runs:
         raise records.RecordError(f"no bandwidth record below {root}: run `rfbench-campaign atlas bandwidth` first")
     frame = pd.concat([jobs.read(run, "bandwidth") for run in runs], ignore_index=True)
