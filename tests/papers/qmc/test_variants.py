@@ -56,7 +56,8 @@ def test_a_trial_beyond_the_variants_and_bad_variants_are_refused(toy_learnt):
     with pytest.raises(ValueError, match=r"trial 4: the job has 4 variants; set experiment.trials=4"):
         _trial(toy_learnt, 4)
     check = variants.learn.check_params
-    with pytest.raises(ValueError, match=r"unknown key\(s\) \['sigma'\]; valid: \['sigma_scale', 'scramble_seed'\]"):
+    valid = r"\['sigma_scale', 'scramble_seed', 'scaling', 'maxiter'\]"
+    with pytest.raises(ValueError, match=r"unknown key\(s\) \['sigma'\]; valid: " + valid):
         check(s=8, variants=[{"sigma": 2}], boxes=BOXES, schemes=SCHEMES, maxiter=3, ridge=False)
     with pytest.raises(ValueError, match=r"sigma_scale=0; give a number > 0"):
         check(s=8, variants=[{"sigma_scale": 0}], boxes=BOXES, schemes=SCHEMES, maxiter=3, ridge=False)
