@@ -7,9 +7,10 @@ target's ``claims.csv``.
 
 Another dataset: a cell whose data are not the paper's (:func:`rfbench.papers.qmc.datasets.provenance`,
 written to ``datasets.csv`` by Table 1's report: our file has other features than the paper gives
-its dataset) is **not comparable**, that difference named, and the difference is its cause
-("explained: another dataset", citing ``qmc/datasets.csv``): such a cell measures the stand-in, and
-nothing about the paper's cell, so no study of ours can explain it further.
+its dataset) is **not comparable**, that difference named, and the difference is its cause by the one rule
+of every paper (:mod:`rfbench.report.data_difference`), citing the config of the run behind the cell (its
+job's tree, dataset and s: :data:`DATA_RUNS`): such a cell measures the stand-in, and nothing about the
+paper's cell, so no study of ours can explain it further.
 
 Every cpu cell of relative error (Tables 1 and 3) takes the split-seed sweep's spread as its
 partition term (``table1/splits.csv``: MC at s = 500 on seeded partitions of cpu, the paper's
@@ -34,7 +35,7 @@ from pathlib import Path
 import pandas as pd
 
 from rfbench.papers.qmc import datasets, explained
-from rfbench.report import evidence, verdicts
+from rfbench.report import data_difference, evidence, verdicts
 from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Cause, Rules, Spread
 
 PAPER = "qmc"
@@ -43,6 +44,10 @@ DATASETS = "datasets.csv"
 #: Why a cell of another dataset that our stand-in was not run at cannot be run.
 NOT_OBTAINABLE = "the paper's {dataset} is not in ../shared/datasets, and our stand-in is not run at this s either"
 
+
+#: Per table: the tree of the runs behind its cells (below ``<results>/qmc``), their job, and whether one run per s.
+DATA_RUNS = {"Table 1": ("table1", "qmc_ridge", False), "Table 2": ("learnt", "qmc_learnt", True),
+             "Table 3": ("table3", "qmc_table3", True)}
 
 #: The tables of relative error whose cpu cells all take the split-seed sweep as their partition term.
 PARTITIONED = ("Table 1", "Table 3")
@@ -64,7 +69,7 @@ def rules(folder: Path, spreads: Callable[[pd.Series], Spread | None] | None = N
         return sweep if dataset == "cpu" and source in PARTITIONED and len(splits) >= 2 else None
 
     measured, studies, another = explained.spreads(folder), explained.causes(folder), another_dataset()
-    provenance = {row["paper_dataset"]: row for _, row in datasets.provenance().iterrows()}
+    configs = {row["paper_dataset"]: datasets.config_name(row["ours"]) for _, row in datasets.provenance().iterrows()}
 
     def study_spread(row: pd.Series) -> Spread | None:
         found = measured(row)
@@ -72,10 +77,9 @@ def rules(folder: Path, spreads: Callable[[pd.Series], Spread | None] | None = N
 
     def cause(row: pd.Series) -> str | Cause:
         if another(row) is not None:  # the named difference of data is the cause; nothing else is measured
-            said = evidence.quote(f"{PAPER}/{DATASETS}", provenance[row["dataset"]], ["paper_dataset"])
-            return Cause(EXPLAINED + f"another dataset (record: {PAPER}/{DATASETS}): the cell is computed on our "
-                         "stand-in, not on the paper's data, so the data differ by construction and the cell "
-                         "measures nothing about the paper's", said)
+            tree, job, per_s = DATA_RUNS[row["source"]]
+            match = {"dataset.name": configs[row["dataset"]], "job.name": job}
+            return data_difference.cause(folder, tree, match | ({"job.s": int(float(row["s"]))} if per_s else {}))
         found = studies(row)
         if found is not None:
             return EXPLAINED + found
