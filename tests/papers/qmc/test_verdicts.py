@@ -103,6 +103,22 @@ def test_table3s_lambda_study_explains_a_cell_only_where_its_near_optimal_range_
     assert rules.cause(_row("cpu", 0.0307, source="Table 3", s=300)) == UNEXPLAINED
 
 
+def test_the_scaling_study_explains_a_cell_of_table2_or_3_only_where_its_record_says_so(folder):
+    _write(folder / "table2_scaling" / "explained.csv", pd.DataFrame({
+        "source": ["Table 2", "Table 2", "Table 3"], "dataset": "cpu", "method": ["global_b4", "greedy_b", "halton"],
+        "s": [100, 100, 500], "published": [5.57e-8, 3.02e-4, 0.0348], "ours": [5.7e-6, 4.5e-3, 0.0304],
+        "none": [7.2e-8, 1.6e-3, 0.048], "closing": ["none", None, None], "in_range": [False, False, True],
+        "explained": [True, False, True], "runs": "sc1"}))
+    rules = verdicts.rules(folder)
+    cell = rules.cause(_row("cpu", 5.7e-6, "box discrepancy", "Table 2", "global_b4"))
+    assert cell.startswith(EXPLAINED) and "make qmc-table2-scaling" in cell and "the arm(s) none close" in cell
+    assert "record: qmc/table2_scaling/explained.csv" in cell and "runs sc1" in cell
+    assert rules.cause(_row("cpu", 4.5e-3, "box discrepancy", "Table 2", "greedy_b")) == UNEXPLAINED
+    halton = rules.cause(_row("cpu", 0.0304, source="Table 3", s=500))
+    assert halton.startswith(EXPLAINED) and "the arms' range holds the paper's value" in halton
+    assert rules.cause(_row("cpu", 0.0304, source="Table 1", s=500)) == UNEXPLAINED  # another table's cell
+
+
 def _config(folder, tree: str, run: str, job: dict) -> None:
     path = folder / tree / "runs" / run / "config.yaml"
     path.parent.mkdir(parents=True)
