@@ -36,7 +36,7 @@ from rfbench.engine import blas_pin, jobs, records
 from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import report as qmc
 from rfbench.papers.qmc import table3 as table3_
-from rfbench.papers.qmc.learnt import discrepancies
+from rfbench.papers.qmc.learnt import discrepancies, histories
 from rfbench.papers.qmc.ridge import PARTITIONS, SCALINGS
 from rfbench.report import render
 
@@ -441,15 +441,19 @@ def table2_scaling(out: Path) -> pd.DataFrame:
     table = pd.concat([scaling_explained(arms, _published(source), source, spread if source == "Table 3" else None)
                        for source in ("Table 2", "Table 3")], ignore_index=True)
     table["runs"] = run_ids(out, runs)
-    history = pd.concat(qmc.recorded(out, runs, "history").values(), ignore_index=True)
+    history = pd.concat([frame.assign(s=s) for s, frame in qmc.recorded(out, runs, "history").items()],
+                        ignore_index=True)
     history = history.assign(arm=[arm_name(a, m) for a, m in zip(history["scaling"], history["maxiter"])])
+    ours = histories(out, CPU)  # ours from the committed runs (the study's own arm ours, where run, is equal)
+    ours = ours[ours["s"].isin(SCALING_SIZES)].assign(arm=arm_name(*OURS))
+    history = pd.concat([history[history["arm"] != arm_name(*OURS)], ours], ignore_index=True)
     settings = pd.concat(qmc.recorded(out, runs, "setting").values(), ignore_index=True).drop_duplicates("scaling")[
         ["scaling", "sigma", "lambda", "cv_score", "median_distance"]]
     dest = out / SCALING
     records.write_csv(dest / "arms.csv", arms)
     records.write_csv(dest / "explained.csv", table)
     records.write_csv(dest / "history.csv", history[["arm", "s", "box", "iteration", "normalized"]])
-    _history_figure(history, table, dest / f"{SCALING}.png")
+    _history_figure(history, _published("Table 2"), dest / f"{SCALING}.png")
     explained = table[table["explained"]]
     closing = sorted({a for c in explained["closing"].dropna() for a in c.split()})
     render.write_markdown(dest / f"{SCALING}.md", "QMC Tables 2-3 (cpu) against the feature scaling and Global's "
@@ -461,7 +465,8 @@ def table2_scaling(out: Path) -> pd.DataFrame:
                               ("Which arms explain", f"{len(explained)} of {len(table)} cells explained; arms closing "
                                f"half of an explained cell's gap: {', '.join(closing) or 'none'}"),
                               ("The figure", f"![iterations]({SCALING}.png): Global's normalized D^2 against the CG "
-                               "iterations, one panel per box and s, each arm a line, the paper's Global cell dashed"),
+                               "iterations (0: its Halton start), one panel per box and s, each arm a line (ours: "
+                               "the committed Table 2 runs), the paper's Global cell dashed"),
                               ("sigma and lambda chosen in each scaling (5-fold CV on MC features)", settings),
                               ("Check", same),
                               ("Runs", f"make qmc-table2-scaling: results/qmc/{SCALING}/runs/ "
@@ -508,8 +513,8 @@ def scaling_explained(arms: pd.DataFrame, published: pd.DataFrame, source: str, 
         paper, ours = float(cell["value"]), float(values[arm_name(*OURS)])
         closing = [arm for arm, v in values.items()
                    if arm != arm_name(*OURS) and gap(v, paper, source) <= gap(ours, paper, source) / 2]
-        sd = float(spread.get((cell["method"], cell["s"]), 0.0)) if spread is not None else 0.0
-        low, high = widened(values.to_numpy(float), sd)
+        sd = float(spread.get((cell["method"], cell["s"]), 0.0)) if spread is not None else np.nan
+        low, high = widened(values.to_numpy(float), 0.0 if np.isnan(sd) else sd)
         rows.append({"source": source, "dataset": "cpu", "method": cell["method"], "s": cell["s"],
                      "published": paper, "ours": ours, **{arm: float(v) for arm, v in values.items()
                                                             if arm != arm_name(*OURS)},
@@ -530,7 +535,7 @@ _SCALING_RULE = ("cpu's feature scaling and Global's CG iterations are not state
                  "the arms (Table 3: widened by twice its measured spread at s = 100).")
 
 
-def _history_figure(history: pd.DataFrame, table: pd.DataFrame, path: Path) -> None:
+def _history_figure(history: pd.DataFrame, published: pd.DataFrame, path: Path) -> None:
     boxes, sizes = ["b", "b/4"], sorted(history["s"].unique())
     fig, axes = plt.subplots(len(boxes), len(sizes), figsize=(4 * len(sizes), 3.4 * len(boxes)), squeeze=False)
     for i, box in enumerate(boxes):
@@ -538,11 +543,12 @@ def _history_figure(history: pd.DataFrame, table: pd.DataFrame, path: Path) -> N
             ax = axes[i][j]
             for arm, curve in history[(history["box"] == box) & (history["s"] == s)].groupby("arm"):
                 ax.plot(curve["iteration"], curve["normalized"], label=arm)
-            paper = table[(table["source"] == "Table 2") & (table["s"] == s)
-                          & (table["method"] == "global_" + box.replace("/", ""))]["published"]
+            cell = "global_" + box.replace("/", "")
+            paper = published[(published["s"] == s) & (published["method"] == cell)]["value"]
             if len(paper):
                 ax.axhline(float(paper.iloc[0]), color="k", ls="--", lw=1, label="paper")
-            ax.set(yscale="log", xscale="symlog", title=f"cpu, Global on {box}, s = {s}", xlabel="CG iterations")
+            ax.set_xscale("symlog", linthresh=1)
+            ax.set(yscale="log", xlim=(0, None), title=f"cpu, Global on {box}, s = {s}", xlabel="CG iterations")
             if j == 0:
                 ax.set_ylabel("normalized D^2")
     axes[0][0].legend(fontsize=7)
