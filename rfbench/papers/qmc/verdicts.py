@@ -24,8 +24,10 @@ three Halton scrambles) at the sizes it ran.
 Causes are issue 45's studies first, each a campaign target with its rule in results/qmc/README.md: a
 cpu cell of Table 1 is explained when its range over the partition x scaling arms holds the paper's
 value (``table1_protocol/explained.csv``), one of Table 2 when the paper's value lies on our sweep of
-sigma inside the band the paper's Halton cells fix (``table2_sigma/crossings.csv``); then the
-split-seed sweep; every other cell that does not agree is unexplained.
+sigma inside the band the paper's Halton cells fix (``table2_sigma/crossings.csv``), one of Tables 2-3 when
+under cpu's other feature scalings (or Global run until CG stops) an arm closes half of its gap or the arms'
+range holds the paper's value (``table2_scaling/explained.csv``); then the split-seed sweep; every other
+cell that does not agree is unexplained.
 """
 from __future__ import annotations
 
@@ -129,9 +131,9 @@ NOTES = {
     "hard": "absolute cells: the paper gives neither cpu's partition nor its sigma, lambda or feature scaling, and "
             "its census data (119 features) is not obtainable; Table 2's discrepancies depend on the box in units "
             "of sigma, which the paper does not print (make qmc-table2-sigma places its values on our sweep)",
-    "remains": "Table 2's adaptive cells: the paper's learnt sequences are far lower than ours at every sigma we swept "
-               "(make qmc-table2-sigma), and the optimizer's stopping and the feature scaling are not measured for "
-               "them; Table 3's cells that neither the sigma band (make qmc-table3-sigma) nor the lambdas near-optimal "
-               "in the CV (make qmc-table3-lambda) reach; the spread of the one-run cells is measured at s = 100 only; "
-               "the census cells measure our stand-in, nothing about the paper",
+    "remains": "Table 2's adaptive cells are far below ours at every sigma (make qmc-table2-sigma) but near the "
+               "unscaled features' (make qmc-table2-scaling: raw cpu features leave a few wide features in units of "
+               "sigma), which the paper does not state; Table 3's cells that no study reaches (our cells above the "
+               "paper's at s = 100, 300, where every other scaling is higher still); the spread of the one-run cells "
+               "is measured at s = 100 only; the census cells measure our stand-in, nothing about the paper",
 }
