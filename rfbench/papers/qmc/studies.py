@@ -219,10 +219,15 @@ def _sigma_figure(rows: pd.DataFrame, table: pd.DataFrame, path: Path) -> None:
                     ax.axhline(float(paper.iloc[0]), color=colors[method], ls="--", lw=1)
             ax.axvspan(table["band_low"].iloc[0], table["band_high"].iloc[0], color="grey", alpha=0.15)
             ax.set(yscale="log", title=f"cpu, box {box}, s = {s}", xlabel="sigma / CV sigma")
-            if j == 0:
-                ax.set_ylabel("normalized D^2")
+    _save_panels(fig, axes, "QMC Table 2 (cpu) vs sigma: ours solid, paper dashed, Halton band grey", path)
+
+
+def _save_panels(fig, axes, title: str, path: Path) -> None:
+    """A grid of discrepancy panels (rows: boxes), labelled, titled and written to ``path``."""
+    for row in axes:
+        row[0].set_ylabel("normalized D^2")
     axes[0][0].legend(fontsize=7)
-    fig.suptitle("QMC Table 2 (cpu) vs sigma: ours solid, paper dashed, Halton band grey")
+    fig.suptitle(title)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=90)
@@ -549,14 +554,8 @@ def _history_figure(history: pd.DataFrame, published: pd.DataFrame, path: Path) 
                 ax.axhline(float(paper.iloc[0]), color="k", ls="--", lw=1, label="paper")
             ax.set_xscale("symlog", linthresh=1)
             ax.set(yscale="log", xlim=(0, None), title=f"cpu, Global on {box}, s = {s}", xlabel="CG iterations")
-            if j == 0:
-                ax.set_ylabel("normalized D^2")
-    axes[0][0].legend(fontsize=7)
-    fig.suptitle("QMC Table 2 (cpu): Global's discrepancy against CG iterations per scaling; the paper's cell dashed")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    _save_panels(fig, axes, "QMC Table 2 (cpu): Global's discrepancy against CG iterations per scaling; the paper's "
+                 "cell dashed", path)
 
 
 def main(argv: list[str] | None = None) -> None:
