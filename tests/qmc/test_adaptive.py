@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.optimize import nnls
 from scipy.special import ndtri
 
 from rfbench.qmc.adaptive import global_adaptive, greedy_adaptive, halton_frequencies, optimal_weights
@@ -65,6 +66,18 @@ def test_optimal_weights_solve_the_qp(start, box):
     active = xi > 1e-8
     np.testing.assert_allclose(gradient[active], 0, atol=1e-6)
     assert np.all(gradient[~active] > -1e-6)
+
+
+@pytest.mark.parametrize("box", [B, B / 4])
+def test_optimal_weights_equal_nnls_on_the_cholesky_factor(start, box):
+    """(17) by another solver: with H = L L^T, xi^T H xi - 2 v^T xi = ||L^T xi - L^-1 v||^2 - const, a
+    non-negative least-squares problem (scipy's NNLS, an active-set method); on b/4, H is ill-conditioned."""
+    discrepancy = BoxDiscrepancy(box, SIGMA, normalized=True)
+    H, v, _ = discrepancy.quadratic_form(start)
+    L = np.linalg.cholesky(H)
+    exact, _ = nnls(L.T, np.linalg.solve(L, v))
+    xi = optimal_weights(start, discrepancy)
+    np.testing.assert_allclose(discrepancy.squared(start, xi), discrepancy.squared(start, exact), rtol=1e-6)
 
 
 def test_optimal_weights_ignore_the_scale_of_the_discrepancy(start):

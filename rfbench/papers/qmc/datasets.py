@@ -49,6 +49,11 @@ def overrides(name: str) -> list[str]:
     return [f"dataset={base}", *(f"{key}={value}" for key, value in flat.items())]
 
 
+def config_name(name: str) -> str:
+    """The dataset config ``name`` composes (its runs' ``dataset.name``): a key of SETTINGS or a config."""
+    return SETTINGS.get(name, (name, {}))[0]
+
+
 def node(name: str) -> dict[str, Any]:
     """The dataset node of ``name``, resolved: its config with the paper's settings, named ``name``
     (the name QMC's own records are keyed by)."""
@@ -85,9 +90,9 @@ def provenance() -> pd.DataFrame:
     file has other features than the paper gives: another dataset, whose cells measure it, not the paper's."""
     rows = []
     for name, (paper, features, words) in PAPER_DATA.items():
-        data, (config_name, _) = node(name), SETTINGS.get(name, (name, {}))
+        data = node(name)
         rows.append({"paper_dataset": paper, "paper_features": features, "paper_says": words, "ours": name,
-                     "config": f"configs/dataset/{config_name}.yaml", "file": data["files"]["data"]["path"],
+                     "config": f"configs/dataset/{config_name(name)}.yaml", "file": data["files"]["data"]["path"],
                      "sha256": data["files"]["data"]["sha256"], "features": int(data["n_features"]),
                      "n_train": int(data["split"]["n_train"]), "n_test": int(data["split"]["n_test"]),
                      "same_data": int(data["n_features"]) == features})

@@ -7,7 +7,9 @@
   on our sweep of sigma inside the band the paper's Halton cells fix (``table2_sigma/crossings.csv``), Table 3's
   (s = 100) when our range over the sigmas of that band, widened by twice the cell's measured spread, holds the
   paper's value (``table3_sigma/explained.csv``), or when its range over the lambdas near-optimal in the
-  CV (one-standard-error rule) holds it (``table3_lambda/explained.csv``).
+  CV (one-standard-error rule) holds it (``table3_lambda/explained.csv``); a cell of Table 2 or 3 when, under
+  the feature scalings and Global run until CG stops, an arm closes half of its gap or the arms' range holds
+  the paper's value (``table2_scaling/explained.csv``).
 
 Each names the make target and the record (``record: qmc/<path>``) whose numbers show it.
 """
@@ -20,6 +22,7 @@ import pandas as pd
 
 SPREAD, PROTOCOL, SIGMA = "table2_spread/spread.csv", "table1_protocol/explained.csv", "table2_sigma/crossings.csv"
 T3SIGMA, T3LAMBDA = "table3_sigma/explained.csv", "table3_lambda/explained.csv"
+SCALING = "table2_scaling/explained.csv"
 
 
 def spreads(folder: Path) -> Callable[[pd.Series], tuple[float, str, str] | None]:
@@ -41,6 +44,7 @@ def causes(folder: Path) -> Callable[[pd.Series], str | None]:
     """The study that explains a cell (without the ``explained: `` prefix), or None."""
     protocol, crossings = _indexed(folder / PROTOCOL, ["method", "s"]), _indexed(folder / SIGMA, ["method", "s"])
     table3_sigma, table3_lambda = (_indexed(folder / path, ["method", "s"]) for path in (T3SIGMA, T3LAMBDA))
+    scaling = _indexed(folder / SCALING, ["source", "method", "s"])
 
     def cause(row: pd.Series) -> str | None:
         key = (row["method"], _s(row))
@@ -67,6 +71,13 @@ def causes(folder: Path) -> Callable[[pd.Series], str | None]:
                     "over the lambdas near-optimal in the CV of the seven maps (one-standard-error rule), our cell's "
                     "range holds the paper's value (the set and the range in the record); the paper's lambda "
                     "(\"near-optimal for both sequences\") is not printed")
+        if (row["source"], *key) in scaling.index and bool(scaling.loc[(row["source"], *key), "explained"]):
+            cell = scaling.loc[(row["source"], *key)]
+            how = (f"the arm(s) {cell['closing']} close at least half of its gap to the paper's value"
+                   if isinstance(cell["closing"], str) else "the arms' range holds the paper's value")
+            return (f"the scaling study (make qmc-table2-scaling; record: qmc/{SCALING}; runs {cell['runs']}): "
+                    f"{how}; cpu's feature scaling and Global's CG iterations are not stated (every arm's value in "
+                    "the record)")
         return None
 
     return cause

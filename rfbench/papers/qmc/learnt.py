@@ -141,11 +141,23 @@ def sequences_of(points: pd.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray
 def discrepancies(out: Path, dataset: str) -> pd.DataFrame:
     """Table 2's rows of every recorded ``qmc_learnt`` run of dataset config ``dataset`` below ``out``
     (``<results>/qmc``), by s; empty if none is recorded."""
+    return _recorded(out, dataset, "discrepancy")
+
+
+def histories(out: Path, dataset: str) -> pd.DataFrame:
+    """The Global sequences' loss after each CG iteration (``history``) of every recorded ``qmc_learnt`` run of
+    dataset config ``dataset`` below ``out``, with the run's s; empty if none is recorded."""
+    return _recorded(out, dataset, "history")
+
+
+def _recorded(out: Path, dataset: str, key: str) -> pd.DataFrame:
+    """Frame ``key`` of every recorded ``qmc_learnt`` run of ``dataset`` below ``out``, each row with its run's s."""
     frames = []
     for run in sorted((out / "learnt" / "runs").glob("*/")):
         done = records.recorded(run / "trials.csv")
         if done and qmc_datasets.recorded_name(run) == dataset:
-            frames.append(jobs.read(run, "discrepancy").drop(columns="trial"))
+            s = jobs.read(run, "discrepancy")["s"].iloc[0]
+            frames.append(jobs.read(run, key).drop(columns="trial").assign(s=s))
     if not frames:
         return pd.DataFrame()
     return pd.concat(frames, ignore_index=True).sort_values("s", kind="stable", ignore_index=True)

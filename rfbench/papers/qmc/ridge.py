@@ -83,7 +83,7 @@ def protocol_cells(trial: int, seed: int, data: dict, partition: str, scaling: s
     """Trial ``trial`` of Table 1 on ``data`` under one arm of the protocol study: the rows of
     ``partition`` scaled by ``scaling``, sigma and lambda chosen on them by the same 5-fold CV
     (:func:`~rfbench.papers.qmc.protocol.select_sigma`). The arm (random, minmax) is Table 1's own."""
-    dataset, choice = _arm(json.dumps(data, sort_keys=True), partition, scaling, seed)
+    dataset, choice = scaled_rows(data, partition, scaling, seed)
     frames = [sequence_errors(dataset, choice["sigma"], choice["lambda"], sequence, trial_seed(seed, trial), sizes)
               for sequence in sequences if trial == 0 or sequence != "halton"]
     arm = {"partition": partition, "scaling": scaling}
@@ -100,6 +100,13 @@ def check_protocol(partition: str, scaling: str, sizes: Sequence[int], sequences
 
 
 protocol_cells.check_params = check_protocol
+
+
+def scaled_rows(data: dict, partition: str, scaling: str, seed: int) -> tuple[Dataset, dict]:
+    """(the dataset of ``data``'s rows of ``partition`` scaled by ``scaling``, sigma and lambda chosen on its
+    training part by the 5-fold CV of :func:`~rfbench.papers.qmc.protocol.select_sigma`), made once per arm
+    and process; (random, minmax) gives the dataset's own rows and choice."""
+    return _arm(json.dumps(data, sort_keys=True), partition, scaling, seed)
 
 
 @functools.lru_cache(maxsize=1)  # every trial of an arm shares its rows and its sigma choice

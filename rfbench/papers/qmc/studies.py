@@ -17,7 +17,11 @@ rule, written before it ran: results/qmc/README.md).
   range widened by twice the cell's measured spread, and whether it holds the paper's value);
 - ``table3_lambda``: Table 3 (cpu) at every lambda of ridge's grid (``job=qmc_table3_lambda``):
   ``near_optimal.csv`` (per s and lambda: the summed CV error and the one-standard-error set) and
-  ``explained.csv`` (per paper cell: our range over that set and whether it holds the paper's value).
+  ``explained.csv`` (per paper cell: our range over that set and whether it holds the paper's value);
+- ``table2_scaling``: Tables 2-3 (cpu) under the feature scalings and Global run until CG stops
+  (``job=qmc_table2_scaling``): ``arms.csv`` (every cell under every arm), ``explained.csv`` (per paper
+  cell: each arm's value, the arms closing half of the gap, the range, and whether it explains the cell),
+  ``history.csv`` and a figure of Global's discrepancy against the CG iterations with the paper's values.
 """
 from __future__ import annotations
 
@@ -32,7 +36,7 @@ from rfbench.engine import blas_pin, jobs, records
 from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import report as qmc
 from rfbench.papers.qmc import table3 as table3_
-from rfbench.papers.qmc.learnt import discrepancies
+from rfbench.papers.qmc.learnt import discrepancies, histories
 from rfbench.papers.qmc.ridge import PARTITIONS, SCALINGS
 from rfbench.report import render
 
@@ -43,6 +47,12 @@ PROTOCOL, SIGMA, SPREAD, T3SIGMA = "table1_protocol", "table2_sigma", "table2_sp
 #: The size s Table 3's sigma study relearns, and the sizes its lambda study reads (configs/campaign/qmc.yaml).
 T3SIGMA_S, T3LAMBDA_SIZES = 100, (100, 300, 500)
 T3LAMBDA = "table3_lambda"
+SCALING = "table2_scaling"
+#: The sizes the scaling study runs; at the others than the first, only the arms other than ours
+#: (configs/campaign/qmc.yaml: there ours is the committed Tables 2-3 runs).
+SCALING_SIZES = (100, 300, 500)
+#: Ours among the scaling study's arms: (scaling, CG iterations), as its job records them.
+OURS = ("minmax", 100)
 
 
 def protocol_overrides(partition: str, scaling: str) -> list[str]:
@@ -209,10 +219,15 @@ def _sigma_figure(rows: pd.DataFrame, table: pd.DataFrame, path: Path) -> None:
                     ax.axhline(float(paper.iloc[0]), color=colors[method], ls="--", lw=1)
             ax.axvspan(table["band_low"].iloc[0], table["band_high"].iloc[0], color="grey", alpha=0.15)
             ax.set(yscale="log", title=f"cpu, box {box}, s = {s}", xlabel="sigma / CV sigma")
-            if j == 0:
-                ax.set_ylabel("normalized D^2")
+    _save_panels(fig, axes, "QMC Table 2 (cpu) vs sigma: ours solid, paper dashed, Halton band grey", path)
+
+
+def _save_panels(fig, axes, title: str, path: Path) -> None:
+    """A grid of discrepancy panels (rows: boxes), labelled, titled and written to ``path``."""
+    for row in axes:
+        row[0].set_ylabel("normalized D^2")
     axes[0][0].legend(fontsize=7)
-    fig.suptitle("QMC Table 2 (cpu) vs sigma: ours solid, paper dashed, Halton band grey")
+    fig.suptitle(title)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=90)
@@ -405,9 +420,147 @@ _T3LAMBDA_RULE = ("Our lambda (least summed 5-fold CV error over the seven maps)
                   "within our range over that set, widened by twice the cell's measured spread at s = 100.")
 
 
+def scaling_overrides(s: int) -> list[str]:
+    """The ``qmc_table2_scaling`` job at s, as the campaign runs it."""
+    others = ([] if s == SCALING_SIZES[0]
+              else ["job.variants=[{scaling:none},{scaling:standard}]", "experiment.trials=2"])
+    return ["job=qmc_table2_scaling", *qmc_datasets.overrides(CPU), f"job.s={s}", *others]
+
+
+def arm_name(scaling: str, maxiter: int) -> str:
+    """An arm as the records name it: its scaling, and Global's CG iterations where they are not ours."""
+    return scaling if int(maxiter) == OURS[1] else f"{scaling}_cg{int(maxiter)}"
+
+
+def table2_scaling(out: Path) -> pd.DataFrame:
+    """Per Table 2-3 cpu cell: its value under every arm, the arms closing half of its gap, the arms' range, and
+    whether the study explains it (rule: results/qmc/README.md)."""
+    runs = {s: scaling_overrides(s) for s in SCALING_SIZES}
+    disc, cells = qmc.recorded(out, runs, "discrepancy"), qmc.recorded(out, runs, "cells")
+    if not disc:
+        raise ValueError(f"no {SCALING} runs under {out / SCALING}; run `make qmc-table2-scaling` first")
+    arms, same = scaling_arms(out, pd.concat(disc.values(), ignore_index=True),
+                              pd.concat(cells.values(), ignore_index=True))
+    spread = pd.read_csv(out / SPREAD / "spread.csv")
+    spread = spread[spread["source"] == "Table 3"].set_index(["cell", "s"])["sd"]
+    table = pd.concat([scaling_explained(arms, _published(source), source, spread if source == "Table 3" else None)
+                       for source in ("Table 2", "Table 3")], ignore_index=True)
+    table["runs"] = run_ids(out, runs)
+    history = pd.concat([frame.assign(s=s) for s, frame in qmc.recorded(out, runs, "history").items()],
+                        ignore_index=True)
+    history = history.assign(arm=[arm_name(a, m) for a, m in zip(history["scaling"], history["maxiter"])])
+    ours = histories(out, CPU)  # ours from the committed runs (the study's own arm ours, where run, is equal)
+    ours = ours[ours["s"].isin(SCALING_SIZES)].assign(arm=arm_name(*OURS))
+    history = pd.concat([history[history["arm"] != arm_name(*OURS)], ours], ignore_index=True)
+    settings = pd.concat(qmc.recorded(out, runs, "setting").values(), ignore_index=True).drop_duplicates("scaling")[
+        ["scaling", "sigma", "lambda", "cv_score", "median_distance"]]
+    dest = out / SCALING
+    records.write_csv(dest / "arms.csv", arms)
+    records.write_csv(dest / "explained.csv", table)
+    records.write_csv(dest / "history.csv", history[["arm", "s", "box", "iteration", "normalized"]])
+    _history_figure(history, _published("Table 2"), dest / f"{SCALING}.png")
+    explained = table[table["explained"]]
+    closing = sorted({a for c in explained["closing"].dropna() for a in c.split()})
+    render.write_markdown(dest / f"{SCALING}.md", "QMC Tables 2-3 (cpu) against the feature scaling and Global's "
+                          "CG iterations (issue 45)", [
+                              ("Rule (results/qmc/README.md, written before the runs)", _SCALING_RULE),
+                              ("Per paper cell: ours (min-max, 100 CG iterations), each other arm, the arms closing "
+                               "half of the gap, the arms' range and whether the study explains it",
+                               table.drop(columns="runs")),
+                              ("Which arms explain", f"{len(explained)} of {len(table)} cells explained; arms closing "
+                               f"half of an explained cell's gap: {', '.join(closing) or 'none'}"),
+                              ("The figure", f"![iterations]({SCALING}.png): Global's normalized D^2 against the CG "
+                               "iterations (0: its Halton start), one panel per box and s, each arm a line (ours: "
+                               "the committed Table 2 runs), the paper's Global cell dashed"),
+                              ("sigma and lambda chosen in each scaling (5-fold CV on MC features)", settings),
+                              ("Check", same),
+                              ("Runs", f"make qmc-table2-scaling: results/qmc/{SCALING}/runs/ "
+                               f"{table['runs'].iloc[0]}")], ())
+    return table
+
+
+def scaling_arms(out: Path, disc: pd.DataFrame, cells: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """Every Table 2-3 cpu cell under every arm of the scaling study (``source``, ``method``, ``s``, ``arm``,
+    ``value``): the study's runs, and ours at the sizes the study leaves to the committed runs; and the check
+    that the study's own arm ours equals the committed cells bit for bit."""
+    disc = disc.assign(method=disc["method"] + disc["box"].map({"b": "_b", "b/4": "_b4"}), source="Table 2",
+                       value=disc["normalized"])
+    cells = cells.assign(source="Table 3", value=cells["relative_error"])
+    study = pd.concat([disc, cells], ignore_index=True)
+    study = study.assign(arm=[arm_name(a, m) for a, m in zip(study["scaling"], study["maxiter"])])
+    committed2 = discrepancies(out, CPU)
+    committed2 = committed2.assign(method=committed2["method"] + committed2["box"].map({"b": "_b", "b/4": "_b4"}),
+                                   source="Table 2", value=committed2["normalized"])
+    committed3 = table3_.recorded(out)
+    committed3 = committed3[committed3["config"] == CPU].assign(source="Table 3", value=lambda f: f["relative_error"])
+    committed = pd.concat([committed2, committed3], ignore_index=True).assign(arm=arm_name(*OURS))
+    keys = ["source", "method", "s", "arm"]
+    own = study[study["arm"] == arm_name(*OURS)].merge(committed[keys + ["value"]], on=keys,
+                                                        suffixes=("", "_committed"))
+    equal = int((own["value"] == own["value_committed"]).sum())
+    check = (f"the arm {arm_name(*OURS)} of the study equals the committed Tables 2-3 cells in {equal} of {len(own)} "
+             f"cells (s = {', '.join(str(s) for s in sorted(own['s'].unique()))})")
+    ours_elsewhere = committed[committed["s"].isin(SCALING_SIZES) & ~committed["s"].isin(own["s"].unique())]
+    return pd.concat([study[keys + ["value"]], ours_elsewhere[keys + ["value"]]], ignore_index=True), check
+
+
+def scaling_explained(arms: pd.DataFrame, published: pd.DataFrame, source: str, spread: pd.Series | None
+                      ) -> pd.DataFrame:
+    """Per paper cell of ``source``: each arm's value, the arms other than ours that close half of the gap (Table 2:
+    on the log scale), the arms' range (Table 3: widened by twice ``spread``, the cell's measured sd, where it has
+    one) and whether either explains the cell."""
+    rows = []
+    for _, cell in published.iterrows():
+        mine = arms[(arms["source"] == source) & (arms["method"] == cell["method"]) & (arms["s"] == cell["s"])]
+        values = mine.set_index("arm")["value"]
+        if arm_name(*OURS) not in values.index or len(values) < 2:  # an s the study does not run
+            continue
+        paper, ours = float(cell["value"]), float(values[arm_name(*OURS)])
+        closing = [arm for arm, v in values.items()
+                   if arm != arm_name(*OURS) and gap(v, paper, source) <= gap(ours, paper, source) / 2]
+        sd = float(spread.get((cell["method"], cell["s"]), 0.0)) if spread is not None else np.nan
+        low, high = widened(values.to_numpy(float), 0.0 if np.isnan(sd) else sd)
+        rows.append({"source": source, "dataset": "cpu", "method": cell["method"], "s": cell["s"],
+                     "published": paper, "ours": ours, **{arm: float(v) for arm, v in values.items()
+                                                            if arm != arm_name(*OURS)},
+                     "spread_sd": sd, "low": low, "high": high, "closing": " ".join(closing) or None,
+                     "in_range": bool(low <= paper <= high), "explained": bool(closing) or bool(low <= paper <= high)})
+    return pd.DataFrame(rows)
+
+
+def gap(value: float, paper: float, source: str) -> float:
+    """A cell's distance to the paper's value: on the log scale for Table 2's discrepancies (they span decades),
+    in the cell's own units otherwise."""
+    return abs(float(np.log(value / paper))) if source == "Table 2" else abs(value - paper)
+
+
+_SCALING_RULE = ("cpu's feature scaling and Global's CG iterations are not stated: ours (min-max, 100 iterations) "
+                 "stays primary. A cell is explained when an arm other than ours closes at least half of its gap to "
+                 "the paper's value (Table 2: on the log scale) or the paper's value lies within the cell's range over "
+                 "the arms (Table 3: widened by twice its measured spread at s = 100).")
+
+
+def _history_figure(history: pd.DataFrame, published: pd.DataFrame, path: Path) -> None:
+    boxes, sizes = ["b", "b/4"], sorted(history["s"].unique())
+    fig, axes = plt.subplots(len(boxes), len(sizes), figsize=(4 * len(sizes), 3.4 * len(boxes)), squeeze=False)
+    for i, box in enumerate(boxes):
+        for j, s in enumerate(sizes):
+            ax = axes[i][j]
+            for arm, curve in history[(history["box"] == box) & (history["s"] == s)].groupby("arm"):
+                ax.plot(curve["iteration"], curve["normalized"], label=arm)
+            cell = "global_" + box.replace("/", "")
+            paper = published[(published["s"] == s) & (published["method"] == cell)]["value"]
+            if len(paper):
+                ax.axhline(float(paper.iloc[0]), color="k", ls="--", lw=1, label="paper")
+            ax.set_xscale("symlog", linthresh=1)
+            ax.set(yscale="log", xlim=(0, None), title=f"cpu, Global on {box}, s = {s}", xlabel="CG iterations")
+    _save_panels(fig, axes, "QMC Table 2 (cpu): Global's discrepancy against CG iterations per scaling; the paper's "
+                 "cell dashed", path)
+
+
 def main(argv: list[str] | None = None) -> None:
     studies = {PROTOCOL: table1_protocol, SIGMA: table2_sigma, SPREAD: table2_spread, T3SIGMA: table3_sigma,
-               T3LAMBDA: table3_lambda}
+               T3LAMBDA: table3_lambda, SCALING: table2_scaling}
     parser = argparse.ArgumentParser(prog="python -m rfbench.papers.qmc.studies", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("study", choices=list(studies), help="the study's report, from its records")

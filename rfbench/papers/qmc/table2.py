@@ -76,7 +76,9 @@ def _why_they_differ(table: pd.DataFrame, side: pd.DataFrame) -> str:
             f"its adaptive ones {ratio[~is_halton].min():.3g}-{ratio[~is_halton].max():.3g} x. D^2 depends on the "
             "box in units of sigma (b_j / sigma), and the paper gives neither its cpu sigma nor its feature scaling; "
             "a box of other size in kernel units changes every sequence's value, so these cells cannot be matched "
-            "without them. The orders (adaptive below Halton, b/4 below b) are judged in the claims instead.")
+            "without them (measured: make qmc-table2-sigma for sigma, make qmc-table2-scaling for the feature "
+            "scaling, which sets each b_j / sigma apart, and for Global's CG iterations). The orders (adaptive below "
+            "Halton, b/4 below b) are judged in the claims instead.")
 
 
 def against_paper(table: pd.DataFrame, dataset: str, out: Path, verdicts: bool = True) -> pd.DataFrame:

@@ -7,9 +7,10 @@ target's ``claims.csv``.
 
 Another dataset: a cell whose data are not the paper's (:func:`rfbench.papers.qmc.datasets.provenance`,
 written to ``datasets.csv`` by Table 1's report: our file has other features than the paper gives
-its dataset) is **not comparable**, that difference named, and the difference is its cause
-("explained: another dataset", citing ``qmc/datasets.csv``): such a cell measures the stand-in, and
-nothing about the paper's cell, so no study of ours can explain it further.
+its dataset) is **not comparable**, that difference named, and the difference is its cause by the one rule
+of every paper (:mod:`rfbench.report.data_difference`), citing the config of the run behind the cell (its
+job's tree, dataset and s: :data:`DATA_RUNS`): such a cell measures the stand-in, and nothing about the
+paper's cell, so no study of ours can explain it further.
 
 Every cpu cell of relative error (Tables 1 and 3) takes the split-seed sweep's spread as its
 partition term (``table1/splits.csv``: MC at s = 500 on seeded partitions of cpu, the paper's
@@ -23,8 +24,10 @@ three Halton scrambles) at the sizes it ran.
 Causes are issue 45's studies first, each a campaign target with its rule in results/qmc/README.md: a
 cpu cell of Table 1 is explained when its range over the partition x scaling arms holds the paper's
 value (``table1_protocol/explained.csv``), one of Table 2 when the paper's value lies on our sweep of
-sigma inside the band the paper's Halton cells fix (``table2_sigma/crossings.csv``); then the
-split-seed sweep; every other cell that does not agree is unexplained.
+sigma inside the band the paper's Halton cells fix (``table2_sigma/crossings.csv``), one of Tables 2-3 when
+under cpu's other feature scalings (or Global run until CG stops) an arm closes half of its gap or the arms'
+range holds the paper's value (``table2_scaling/explained.csv``); then the split-seed sweep; every other
+cell that does not agree is unexplained.
 """
 from __future__ import annotations
 
@@ -34,7 +37,7 @@ from pathlib import Path
 import pandas as pd
 
 from rfbench.papers.qmc import datasets, explained
-from rfbench.report import evidence, verdicts
+from rfbench.report import data_difference, evidence, verdicts
 from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Cause, Rules, Spread
 
 PAPER = "qmc"
@@ -43,6 +46,10 @@ DATASETS = "datasets.csv"
 #: Why a cell of another dataset that our stand-in was not run at cannot be run.
 NOT_OBTAINABLE = "the paper's {dataset} is not in ../shared/datasets, and our stand-in is not run at this s either"
 
+
+#: Per table: the tree of the runs behind its cells (below ``<results>/qmc``), their job, and whether one run per s.
+DATA_RUNS = {"Table 1": ("table1", "qmc_ridge", False), "Table 2": ("learnt", "qmc_learnt", True),
+             "Table 3": ("table3", "qmc_table3", True)}
 
 #: The tables of relative error whose cpu cells all take the split-seed sweep as their partition term.
 PARTITIONED = ("Table 1", "Table 3")
@@ -64,7 +71,7 @@ def rules(folder: Path, spreads: Callable[[pd.Series], Spread | None] | None = N
         return sweep if dataset == "cpu" and source in PARTITIONED and len(splits) >= 2 else None
 
     measured, studies, another = explained.spreads(folder), explained.causes(folder), another_dataset()
-    provenance = {row["paper_dataset"]: row for _, row in datasets.provenance().iterrows()}
+    configs = {row["paper_dataset"]: datasets.config_name(row["ours"]) for _, row in datasets.provenance().iterrows()}
 
     def study_spread(row: pd.Series) -> Spread | None:
         found = measured(row)
@@ -72,10 +79,9 @@ def rules(folder: Path, spreads: Callable[[pd.Series], Spread | None] | None = N
 
     def cause(row: pd.Series) -> str | Cause:
         if another(row) is not None:  # the named difference of data is the cause; nothing else is measured
-            said = evidence.quote(f"{PAPER}/{DATASETS}", provenance[row["dataset"]], ["paper_dataset"])
-            return Cause(EXPLAINED + f"another dataset (record: {PAPER}/{DATASETS}): the cell is computed on our "
-                         "stand-in, not on the paper's data, so the data differ by construction and the cell "
-                         "measures nothing about the paper's", said)
+            tree, job, per_s = DATA_RUNS[row["source"]]
+            match = {"dataset.name": configs[row["dataset"]], "job.name": job}
+            return data_difference.cause(folder, tree, match | ({"job.s": int(float(row["s"]))} if per_s else {}))
         found = studies(row)
         if found is not None:
             return EXPLAINED + found
@@ -125,9 +131,9 @@ NOTES = {
     "hard": "absolute cells: the paper gives neither cpu's partition nor its sigma, lambda or feature scaling, and "
             "its census data (119 features) is not obtainable; Table 2's discrepancies depend on the box in units "
             "of sigma, which the paper does not print (make qmc-table2-sigma places its values on our sweep)",
-    "remains": "Table 2's adaptive cells: the paper's learnt sequences are far lower than ours at every sigma we swept "
-               "(make qmc-table2-sigma), and the optimizer's stopping and the feature scaling are not measured for "
-               "them; Table 3's cells that neither the sigma band (make qmc-table3-sigma) nor the lambdas near-optimal "
-               "in the CV (make qmc-table3-lambda) reach; the spread of the one-run cells is measured at s = 100 only; "
-               "the census cells measure our stand-in, nothing about the paper",
+    "remains": "Table 2's adaptive cells are far below ours at every sigma (make qmc-table2-sigma) but near the "
+               "unscaled features' (make qmc-table2-scaling: raw cpu features leave a few wide features in units of "
+               "sigma), which the paper does not state; Table 3's cells that no study reaches (our cells above the "
+               "paper's at s = 100, 300, where every other scaling is higher still); the spread of the one-run cells "
+               "is measured at s = 100 only; the census cells measure our stand-in, nothing about the paper",
 }

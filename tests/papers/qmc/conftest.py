@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
+from rfbench.dataset.loader import Dataset
 from rfbench.engine import config, records
-from rfbench.papers.qmc import protocol
+from rfbench.papers.qmc import protocol, ridge
 from rfbench.storage.atomic import write_atomic
 
 #: The sigma every toy dataset's (stubbed) CV chooses.
@@ -22,6 +23,36 @@ X_LEARNT = _rng.random((40, 2))
 Y_LEARNT = np.sin(3 * X_LEARNT[:, 0]) + X_LEARNT[:, 1]
 TOY = SimpleNamespace(X_train=X_LEARNT[:30], y_train=Y_LEARNT[:30], X_test=X_LEARNT[30:], y_test=Y_LEARNT[30:],
                       task="regression")
+
+
+#: The toy file of the scaling arms (qmc_ridge_protocol, qmc_table2_scaling): 50 rows in the file's order, features
+#: far from [0, 1].
+X_FILE = np.random.default_rng(2).random((50, 2)) * [10.0, 3.0] + [5.0, -1.0]
+Y_FILE = X_FILE[:, 0] - X_FILE[:, 1]
+
+
+def _load_file(node: dict) -> Dataset:
+    """The loader on the toy file: scale none (asserted), a seeded random or a whole-file ("files") split."""
+    assert node["scale"] == "none"
+    split = node["split"]
+    if split["kind"] == "files":
+        return Dataset("toy", X_FILE, Y_FILE, X_FILE, Y_FILE, np.empty(0), (), "regression")
+    rows = np.random.default_rng(split["seed"]).permutation(50)
+    train, test = rows[:split["n_train"]], rows[split["n_train"]:split["n_train"] + split["n_test"]]
+    return Dataset("toy", X_FILE[train], Y_FILE[train], X_FILE[test], Y_FILE[test], np.empty(0), (), "regression")
+
+
+@pytest.fixture
+def toy_file(monkeypatch):
+    """A dataset node whose raw rows are the toy file's (the scaling arms rescale them); each arm's sigma choice
+    depends on its rows (2 + |x_00|), with no CV."""
+    monkeypatch.setattr(ridge, "load_dataset", _load_file)
+    monkeypatch.setattr(protocol, "select_sigma", lambda X, y, task, seed: {
+        "sigma": 2.0 + abs(float(X[0, 0])), "lambda": 0.01, "cv_score": 0.1, "median_distance": 0.5})
+    ridge._arm.cache_clear()
+    yield {"name": "toy", "scale": "minmax", "split": {"kind": "random", "file": "data", "n_train": 30,
+                                                       "n_test": 15, "seed": 4}}
+    ridge._arm.cache_clear()
 
 
 def _fixed_sigma(monkeypatch):

@@ -13,7 +13,7 @@ JOB_TARGETS = {"fig2": "gram", "fig4": "fig4", "fig5": "fig5", "table1": "table1
 #: Every folder of QMC job records (the learnt sequences, read by Tables 2-3 and Figs 6-7, and issue 45's studies
 #: included).
 RECORD_FOLDERS = {*JOB_TARGETS.values(), "learnt", "table3", "fig6", "fig7", "table1_protocol", "table2_sigma",
-                  "table2_spread", "table3_sigma", "table3_lambda"}
+                  "table2_spread", "table3_sigma", "table3_lambda", "table2_scaling"}
 
 
 @pytest.mark.slow

@@ -1,9 +1,11 @@
 """QMC's verdict rules: the split-seed sweep and the measured spread as u_ours, issue 45's studies as causes."""
 import pandas as pd
 import pytest
+import yaml
 
 from rfbench.papers.qmc import verdicts
-from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Spread
+from rfbench.report import data_difference
+from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Spread, citations
 
 
 def _row(dataset: str, mean: float, metric: str = "relative error", source: str = "Table 3",
@@ -101,13 +103,48 @@ def test_table3s_lambda_study_explains_a_cell_only_where_its_near_optimal_range_
     assert rules.cause(_row("cpu", 0.0307, source="Table 3", s=300)) == UNEXPLAINED
 
 
-def test_a_cell_of_another_dataset_is_not_comparable_and_that_difference_is_its_cause(folder):
+def test_the_scaling_study_explains_a_cell_of_table2_or_3_only_where_its_record_says_so(folder):
+    _write(folder / "table2_scaling" / "explained.csv", pd.DataFrame({
+        "source": ["Table 2", "Table 2", "Table 3"], "dataset": "cpu", "method": ["global_b4", "greedy_b", "halton"],
+        "s": [100, 100, 500], "published": [5.57e-8, 3.02e-4, 0.0348], "ours": [5.7e-6, 4.5e-3, 0.0304],
+        "none": [7.2e-8, 1.6e-3, 0.048], "closing": ["none", None, None], "in_range": [False, False, True],
+        "explained": [True, False, True], "runs": "sc1"}))
     rules = verdicts.rules(folder)
-    census = _row("census", 0.5, source="Table 1", method="mc", s=500)
+    cell = rules.cause(_row("cpu", 5.7e-6, "box discrepancy", "Table 2", "global_b4"))
+    assert cell.startswith(EXPLAINED) and "make qmc-table2-scaling" in cell and "the arm(s) none close" in cell
+    assert "record: qmc/table2_scaling/explained.csv" in cell and "runs sc1" in cell
+    assert rules.cause(_row("cpu", 4.5e-3, "box discrepancy", "Table 2", "greedy_b")) == UNEXPLAINED
+    halton = rules.cause(_row("cpu", 0.0304, source="Table 3", s=500))
+    assert halton.startswith(EXPLAINED) and "the arms' range holds the paper's value" in halton
+    assert rules.cause(_row("cpu", 0.0304, source="Table 1", s=500)) == UNEXPLAINED  # another table's cell
+
+
+def _config(folder, tree: str, run: str, job: dict) -> None:
+    path = folder / tree / "runs" / run / "config.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(yaml.safe_dump({"dataset": {"name": "census_house", "n_features": 16}, "job": job}))
+
+
+def test_a_cell_of_another_dataset_is_not_comparable_and_that_difference_is_its_cause(tmp_path):
+    """The one rule of every paper (rfbench/report/data_difference.py): the cause cites the config of the run of
+    the cell's table (its job, and its s where a run is per s) on the stand-in, and quotes which data ran."""
+    folder = tmp_path / "qmc"
+    _config(folder, "table1", "r1", {"name": "qmc_ridge_splits"})
+    _config(folder, "table1", "r2", {"name": "qmc_ridge", "sizes": [400, 1200]})
+    _config(folder, "learnt", "l4", {"name": "qmc_learnt", "s": 400})
+    _config(folder, "learnt", "l8", {"name": "qmc_learnt", "s": 800})
+    rules = verdicts.rules(folder)
+    census = _row("census", 0.5, source="Table 1", method="mc", s=400)
     difference = rules.not_comparable(census)
     assert difference.startswith("another dataset") and "house_16h" in difference and "119 features" in difference
     cause = rules.cause(census)
-    assert cause.startswith(EXPLAINED + "another dataset") and "record: qmc/datasets.csv" in cause
+    assert cause.startswith(EXPLAINED) and data_difference.MEASURES_NOTHING in cause
+    assert citations(cause)[0] == ["qmc/table1/runs/r2/config.yaml"]
+    assert cause.evidence.startswith(
+        "qmc/table1/runs/r2/config.yaml: dataset.name = census_house; job.name = qmc_ridge")
+    table2 = rules.cause(_row("census", 1e-3, "box discrepancy", "Table 2", "global_b", s=800))
+    assert citations(table2)[0] == ["qmc/learnt/runs/l8/config.yaml"] and "job.s = 800" in table2.evidence
+    assert rules.cause(_row("census", 0.5, source="Table 3", s=400)) == UNEXPLAINED  # no run of Table 3 shows it
     assert "census" in rules.not_obtainable(census)
     cpu = _row("cpu", 0.0305)  # the paper's data: comparable, its cause left to the studies
     assert rules.not_comparable(cpu) is None and rules.not_obtainable(cpu) is None
