@@ -38,7 +38,7 @@ from rfbench.papers.qmc import report as qmc
 from rfbench.papers.qmc import table3 as table3_
 from rfbench.papers.qmc.learnt import discrepancies, histories
 from rfbench.papers.qmc.ridge import PARTITIONS, SCALINGS
-from rfbench.report import render
+from rfbench.report import plotting, render
 
 CPU = "cpu_act_qmc"
 #: The sizes s each study's campaign target runs (configs/campaign/qmc.yaml).
@@ -230,8 +230,7 @@ def _save_panels(fig, axes, title: str, path: Path) -> None:
     fig.suptitle(title)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    plotting.save(fig, path)  # the project's PNG: 120 dpi, a 256-colour palette where it changes no pixel visibly
 
 
 def table2_spread(out: Path) -> pd.DataFrame:
@@ -543,11 +542,14 @@ _SCALING_RULE = ("cpu's feature scaling and Global's CG iterations are not state
 def _history_figure(history: pd.DataFrame, published: pd.DataFrame, path: Path) -> None:
     boxes, sizes = ["b", "b/4"], sorted(history["s"].unique())
     fig, axes = plt.subplots(len(boxes), len(sizes), figsize=(4 * len(sizes), 3.4 * len(boxes)), squeeze=False)
+    # One colour per arm in every panel (not ``plot``'s cycle, which restarts with the arms a panel has),
+    # so the first panel's legend reads for all (the arms run differ between panels).
+    colors = plotting.dataset_colors(sorted(history["arm"].unique()), [])
     for i, box in enumerate(boxes):
         for j, s in enumerate(sizes):
             ax = axes[i][j]
             for arm, curve in history[(history["box"] == box) & (history["s"] == s)].groupby("arm"):
-                ax.plot(curve["iteration"], curve["normalized"], label=arm)
+                ax.plot(curve["iteration"], curve["normalized"], label=arm, color=colors[arm])
             cell = "global_" + box.replace("/", "")
             paper = published[(published["s"] == s) & (published["method"] == cell)]["value"]
             if len(paper):
