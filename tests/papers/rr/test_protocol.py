@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -9,6 +12,7 @@ from scipy.linalg import sqrtm
 
 from rfbench.dataset.loader import Dataset
 from rfbench.papers.rr import protocol
+from tests.conftest import REPO
 
 #: The toy file: 60 rows in the file's order, correlated features far from [0, 1].
 _RAW = np.random.default_rng(3).normal(size=(60, 3))
@@ -108,3 +112,13 @@ def test_bad_parameters_are_named_before_any_work(change, message):
               "max_columns": 2048, "log2_lambda": [-20, 0], **change}
     with pytest.raises(ValueError, match=message):
         protocol.check_params(**params)
+
+
+def test_the_job_refuses_a_bad_scaling_with_exit_2_and_writes_nothing(tmp_path):
+    cmd = [sys.executable, "-m", "rfbench", "job=rr_protocol", "dataset=cpu_act", "job.scaling=pca",
+           f"experiment.results_dir={tmp_path / 'results'}"]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "RFBENCH_CACHE": str(tmp_path)})
+    assert proc.returncode == 2, proc.stderr
+    assert "job.scaling='pca': choose one of ['none', 'minmax', 'standard', 'whiten']" in proc.stderr
+    assert not (tmp_path / "results").exists()
