@@ -18,17 +18,23 @@ The intercept study (``make rr-cpu-act-intercept``, results/rr/README.md "Studie
 fitted as eq. (4) writes the model, without intercept (runs below ``<results>/rr/table1_nointercept``),
 each at its own CV-chosen sigma beside the primary cell and the paper's (``intercept.csv``).
 
+cpu_act's protocol study (``make rr-cpu-act-protocol``, :mod:`rfbench.papers.rr.protocol`; its rule in the
+notes): each cpu_act cell under the feature scaling and the test rows, sigma chosen by the same CV in every arm
+(job runs below ``<results>/rr/protocol``): ``protocol_arms.csv`` (every arm at its chosen sigma) and
+``protocol.csv`` (per cell: the range of the arms that count, and whether it holds the paper's value).
+
     python -m rfbench.papers.rr.report table1 [--results results]
 """
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from rfbench.engine import records
+from rfbench.engine import jobs, records
 from rfbench.papers.rr import verdicts as rr_verdicts
 from rfbench.report import published, render, verdicts
 from rfbench.report.compare import compare, summarize
@@ -91,6 +97,23 @@ INTERCEPT_TEXT = (
     "classifier.fit_intercept=false (`make rr-cpu-act-intercept`), each at its own CV-chosen sigma; the rule "
     "(results/rr/README.md, Studies, written before the runs) says which is primary. A cell is explained by the "
     "study when the arm without intercept closes at least half of its gap to the paper's value.")
+#: The protocol study's tree of job runs beside Table 1's (``make rr-cpu-act-protocol``).
+PROTOCOL_TREE = rr_verdicts.PROTOCOL
+#: The trials of each of its arms (``experiment.trials`` of configs/job/rr_protocol.yaml): an arm with fewer
+#: recorded is still computing and does not count yet.
+PROTOCOL_TRIALS = 3
+#: What the protocol study is, for its report section.
+PROTOCOL_TEXT = (
+    "The notes leave open which rows train and test, the feature scaling, sigma and lambda (Fig. 1's caption says "
+    "only that one 'can first whiten the data' for non-isotropic kernels). Arms (`make rr-cpu-act-protocol`, job "
+    "runs in results/rr/protocol/runs/): the scaling (none, minmax, standard, whiten; partition 0) and the test rows "
+    "(random partitions 1 and 2, the file's order; minmax). In every arm sigma = factor x the median pairwise "
+    "distance of 1,000 training rows (L2 for Fourier, L1 for binning), chosen by the mean CV error over 3 trials, "
+    "lambda by ridge's CV; binning factors whose occupied bins exceed the study's column cap are not fitted, and "
+    "an arm whose choice is the smallest factor fitted below such a factor is 'at the column cap' and does not "
+    "count. The rule (results/rr/README.md, Studies, written before the runs): the primary cells stay ours; a cell "
+    "is explained when the paper's value lies within the range of the counting arms' means, each widened by twice "
+    "its standard error, or an arm closes at least half of its gap to the paper.")
 #: Table 1 prints errors with one decimal; ours get two.
 DIGITS = 2
 
@@ -132,6 +155,10 @@ def table1(runs: Path, out: Path) -> pd.DataFrame:
     study = intercept_study(compared, runs.parent / NO_INTERCEPT)
     if not study.empty:
         records.write_csv(out / "intercept.csv", study)  # before the verdicts, whose causes read it
+    arms, protocol = protocol_study(compared, runs.parent / PROTOCOL_TREE)
+    if not protocol.empty:
+        records.write_csv(out / "protocol_arms.csv", arms)
+        records.write_csv(out / "protocol.csv", protocol)
     table = verdicts.judged(compared, PAPER, rr_verdicts.rules(out.parent))
     table = table.merge(chosen[["dataset", "method", "size", "sigma", "at_edge"]], how="left",
                         on=["dataset", "method", "size"])
@@ -142,6 +169,8 @@ def table1(runs: Path, out: Path) -> pd.DataFrame:
                      ("All bandwidths (CV error chooses; test error shown for reference)", _sweep_view(sweep))]
     sections += [("Study: eq. (4)'s model, without intercept", INTERCEPT_TEXT),
                  ("", study.round(3) if not study.empty else "No run of it yet: `make rr-cpu-act-intercept`."),
+                 ("Study: cpu_act under the feature scaling and the test rows", PROTOCOL_TEXT),
+                 *_protocol_sections(arms, protocol),
                  ("Reading the table", READING), ("Rows not run", _not_obtainable(table))]
     render.write_markdown(out / "table1.md", "Rahimi & Recht (2007) Table 1: test error (%), ours vs paper",
                           sections, _deviations(trials))
@@ -171,6 +200,76 @@ def intercept_study(table: pd.DataFrame, root: Path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
+def protocol_study(table: pd.DataFrame, root: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The protocol study's job runs below ``root``: every arm's cell at its CV-chosen factor (``arms``), and per
+    primary cell of ``table`` the range of the arms that count and whether it holds the paper's value (``cells``).
+    No run yet: two empty frames."""
+    runs = sorted(p for p in (root / "runs").iterdir() if p.is_dir()) if (root / "runs").is_dir() else []
+    frames = [jobs.read(run, "errors").assign(run_id=run.name) for run in runs
+              if records.recorded(run / "trials.csv")]
+    if not frames:
+        return pd.DataFrame(), pd.DataFrame()
+    arms = _protocol_arms(pd.concat(frames, ignore_index=True))
+    return arms, _protocol_cells(table, arms)
+
+
+def _protocol_arms(trials: pd.DataFrame) -> pd.DataFrame:
+    """Per arm and cell: the factor of the lowest mean CV error among the fitted ones, its test error (%) mean, sd,
+    standard error and trials, and whether it is at the column cap (the smallest factor fitted, a smaller one not)."""
+    letter = {"Fourier+LS": "D", "Binning+LS": "P"}
+    trials = trials.assign(
+        arm=[f"{s}, file order" if p == "file_order" else f"{s}, partition {seed}"
+             for s, p, seed in zip(trials["scaling"], trials["partition"], trials["split_seed"])],
+        size=[f"{letter[m]} = {n}" for m, n in zip(trials["method"], trials["size"])])
+    keys = ["arm", "method", "size"]
+    fitted = trials[trials["fitted"].astype(bool)]
+    smallest = fitted.groupby(keys)["factor"].min().rename("smallest")
+    capped = trials[~trials["fitted"].astype(bool)].merge(smallest.reset_index(), on=keys)
+    capped = set(map(tuple, capped.loc[capped["factor"] < capped["smallest"], keys].to_numpy()))
+    sweep = _bandwidth_sweep(fitted.assign(error=fitted["test_error"], n_features=fitted["columns"]), keys, "factor")
+    chosen = sweep[sweep["chosen"]].merge(smallest.reset_index(), on=keys)
+    info = trials.groupby([*keys, "factor"]).agg(sigma=("sigma", "first"), partition=("partition", "first"),
+                                                 scaling=("scaling", "first"), run_id=("run_id", "first"))
+    chosen = chosen.merge(info.reset_index(), on=[*keys, "factor"])
+    return chosen.assign(
+        test_error_se=chosen["test_error_sd"] / np.sqrt(chosen["n"]),
+        at_cap=[tuple(k) in capped and f == low for k, f, low in
+                zip(chosen[keys].to_numpy(), chosen["factor"], chosen["smallest"])],
+    )[[*keys, "partition", "scaling", "factor", "sigma", "columns", "lambda", "cv_error", "test_error",
+       "test_error_sd", "test_error_se", "n", "at_edge", "at_cap", "run_id"]]
+
+
+def _protocol_cells(table: pd.DataFrame, arms: pd.DataFrame) -> pd.DataFrame:
+    """Per primary cell with arms: ours, the paper's value, the counting arms' range (each mean +- 2 se), the
+    arms holding the paper's value or closing half of the gap, and whether the cell is explained (the rule)."""
+    rows = []
+    for _, cell in table[table["method"].isin(set(arms["method"]))].iterrows():
+        mine = arms[(arms["method"] == cell["method"]) & (arms["size"] == cell["size"])]
+        if mine.empty or cell["dataset"] != "cpu_act":
+            continue
+        count = mine[~mine["at_cap"].astype(bool) & (mine["n"] >= PROTOCOL_TRIALS)]
+        low, high = count["test_error"] - 2 * count["test_error_se"], count["test_error"] + 2 * count["test_error_se"]
+        paper, ours = cell["published"], cell["mean"]
+        holding = count[(low <= paper) & (paper <= high)]
+        closing = count[(count["test_error"] - paper).abs() <= abs(ours - paper) / 2]
+        reached = bool(len(count)) and bool(low.min() <= paper <= high.max())
+        shown = pd.concat([holding, closing]).drop_duplicates("arm")
+        rows.append({"dataset": cell["dataset"], "method": cell["method"], "size": cell["size"], "ours": ours,
+                     "paper": paper, "arms": len(mine), "counted": len(count), "low": low.min(), "high": high.max(),
+                     "reached": reached, "holding": "; ".join(holding["arm"]), "closing": "; ".join(closing["arm"]),
+                     "explained": reached or not closing.empty, "runs": " ".join(shown["run_id"])})
+    return pd.DataFrame(rows)
+
+
+def _protocol_sections(arms: pd.DataFrame, cells: pd.DataFrame) -> list[tuple[str, object]]:
+    """The protocol study's tables for the report, or where to run it."""
+    if cells.empty:
+        return [("", "No run of it yet: `make rr-cpu-act-protocol`.")]
+    view = arms.drop(columns=["partition", "scaling", "run_id"]).round(4)
+    return [("Each arm at its CV-chosen sigma (protocol_arms.csv; error in %)", view),
+            ("Per cell: the counting arms' range and the rule (protocol.csv)", cells.drop(columns="runs").round(3))]
+
+
 def _table1_trials(trials: pd.DataFrame) -> pd.DataFrame:
     """Table 1's columns for each trial: dataset, method, size, sigma, metric, error, cv_error, time.
 
@@ -198,21 +297,23 @@ def _table1_trials(trials: pd.DataFrame) -> pd.DataFrame:
         time=trials[["time_fit", "time_transform", "time_train"]].sum(axis=1))
 
 
-def _bandwidth_sweep(trials: pd.DataFrame) -> pd.DataFrame:
-    """Per cell and sigma: mean CV and test error (%), trials, mean time; the lowest CV error is chosen."""
-    keys = ["dataset", "method", "size"]
-    sweep = trials.groupby([*keys, "sigma"]).agg(
+def _bandwidth_sweep(trials: pd.DataFrame, keys: Sequence[str] = ("dataset", "method", "size"),
+                     sigma: str = "sigma") -> pd.DataFrame:
+    """Per cell (``keys``) and bandwidth (the column ``sigma``: the bandwidth itself, or its factor): mean CV and
+    test error (%), trials, mean time; the lowest CV error is chosen."""
+    keys = list(keys)
+    sweep = trials.groupby([*keys, sigma]).agg(
         cv_error=("cv_error", "mean"), test_error=("error", "mean"), test_error_sd=("error", "std"),
         n=("error", "size"), time=("time", "mean"), columns=("n_features", "mean"), **{"lambda": ("lambda", "median")},
     ).reset_index()
     sweep[["cv_error", "test_error", "test_error_sd"]] *= 100
     rank = {name: i for i, name in enumerate([*ROWS, *[m for m, _ in METHODS.values()]])}
-    sweep = sweep.sort_values(["dataset", "method", "size", "sigma"], key=lambda c: c.map(rank).fillna(len(rank))
+    sweep = sweep.sort_values([*keys, sigma], key=lambda c: c.map(rank).fillna(len(rank))
                               if c.name in ("dataset", "method") else c, ignore_index=True)
     best = sweep.groupby(keys)["cv_error"].transform("min")
     sweep["chosen"] = (sweep["cv_error"] == best) & ~sweep.duplicated([*keys, "cv_error"])
-    low, high = (sweep.groupby(keys)["sigma"].transform(f) for f in ("min", "max"))
-    sweep["at_edge"] = sweep["chosen"] & (low < high) & ((sweep["sigma"] == low) | (sweep["sigma"] == high))
+    low, high = (sweep.groupby(keys)[sigma].transform(f) for f in ("min", "max"))
+    sweep["at_edge"] = sweep["chosen"] & (low < high) & ((sweep[sigma] == low) | (sweep[sigma] == high))
     return sweep
 
 

@@ -94,6 +94,60 @@ def test_the_intercept_study_sits_beside_the_primary_cells_and_its_gap_explains_
     assert table.loc[("cpu_act", "Fourier+LS"), "mean"] == pytest.approx(3.3)  # the primary cell is not moved
 
 
+def _write_arm(root, run_id, method, size, scaling, factors, trials=3):
+    """A protocol-study job run (partition 0) of ``trials`` trials: per factor (cv errors, test errors) over them,
+    or None when the factor's columns were over the cap (recorded, not fitted)."""
+    path = root / "runs" / run_id
+    path.mkdir(parents=True)
+    rows = []
+    for factor, scores in factors.items():
+        for t in range(trials):
+            row = {"factor": factor, "sigma": factor * 0.5, "columns": 9999 if scores is None else 100,
+                   "fitted": scores is not None, "time": 1.0, "partition": "random", "scaling": scaling,
+                   "method": method, "size": size, "split_seed": 0, "unit": 0.5, "n_train": 6500, "n_test": 1500,
+                   "trial": t}
+            if scores is not None:
+                row.update(cv_error=scores[0][t], test_error=scores[1][t], **{"lambda": 0.25})
+            rows.append(row)
+    pd.DataFrame(rows).to_csv(path / "errors.csv", index=False)
+    pd.DataFrame({"run_id": run_id, "trial": range(trials), "seed": 0}).to_csv(path / "trials.csv", index=False)
+
+
+def test_the_protocol_study_counts_arms_off_the_column_cap_and_explains_a_cell_its_range_reaches(tmp_path):
+    table1, study = tmp_path / "rr" / "table1", tmp_path / "rr" / rr.PROTOCOL_TREE
+    _write_run(table1, "a", "rff", "cpu_act", 300, 2.0, [0.033] * 3, [0.03] * 3)
+    _write_run(table1, "b", "binning", "cpu_act", 350, 4.0, [0.028] * 3, [0.028] * 3)
+    # Fourier, minmax: factor 1 wins by CV (3.3 %); standard: 3.7 % +- 2 se = 3.7 +- 0.115 holds the paper's 3.6
+    _write_arm(study, "f1", "Fourier+LS", 300, "minmax", {1: ([0.03] * 3, [0.033] * 3), 2: ([0.04] * 3, [0.05] * 3)})
+    _write_arm(study, "f2", "Fourier+LS", 300, "standard", {1: ([0.05] * 3, [0.036, 0.037, 0.038])})
+    # Binning, minmax: CV picks factor 2, the smallest fitted below factor 1 over the cap: at the cap, its 5.3 %
+    # does not count; standard: factor 2 is the grid's smallest (none over the cap): 3.5 %, not half of the gap
+    _write_arm(study, "b1", "Binning+LS", 350, "minmax", {1: None, 2: ([0.03] * 3, [0.053] * 3),
+                                                          4: ([0.04] * 3, [0.02] * 3)})
+    _write_arm(study, "b2", "Binning+LS", 350, "standard", {2: ([0.05] * 3, [0.035] * 3), 4: ([0.06] * 3, [0.04] * 3)})
+    # an arm still computing (one trial of three) does not count, whatever it gives
+    _write_arm(study, "b3", "Binning+LS", 350, "whiten", {2: ([0.05], [0.053])}, trials=1)
+    table = rr.table1(table1, table1).set_index(["dataset", "method"])
+    arms = pd.read_csv(table1 / "protocol_arms.csv").set_index(["method", "arm"])
+    assert arms.loc[("Fourier+LS", "minmax, partition 0"), ["factor", "test_error"]].tolist() == [1, pytest.approx(3.3)]
+    assert arms.loc[("Fourier+LS", "standard, partition 0"), "test_error_se"] == pytest.approx(0.1 / np.sqrt(3))
+    assert arms.loc[("Binning+LS", "minmax, partition 0"), ["factor", "at_cap"]].tolist() == [2, True]
+    assert not arms.loc[("Binning+LS", "standard, partition 0"), "at_cap"]
+    cells = pd.read_csv(table1 / "protocol.csv").set_index("method")
+    fourier, binning = cells.loc["Fourier+LS"], cells.loc["Binning+LS"]
+    assert fourier["reached"] and fourier["holding"] == "standard, partition 0" and fourier["runs"] == "f2"
+    assert fourier["low"] == pytest.approx(3.3) and fourier["high"] == pytest.approx(3.7 + 0.2 / np.sqrt(3))
+    assert (binning["arms"], binning["counted"], binning["explained"]) == (3, 1, False)
+    records = rr_verdicts.records(tmp_path).set_index("cell")
+    cause = records.loc["cpu_act Fourier+LS D = 300", "cause"]
+    assert "record: rr/table1/protocol.csv; record: rr/protocol/runs/f2)" in cause
+    assert "rr/table1/protocol.csv (dataset cpu_act, method Fourier+LS, size D = 300): ours = 3.3" in records.loc[
+        "cpu_act Fourier+LS D = 300", "evidence"]
+    assert records.loc["cpu_act Binning+LS P = 350", "cause"] == "unexplained"
+    assert table.loc[("cpu_act", "Fourier+LS"), "mean"] == pytest.approx(3.3)  # the primary cell is not moved
+    assert "Study: cpu_act under the feature scaling and the test rows" in (table1 / "table1.md").read_text()
+
+
 @pytest.mark.parametrize("fmap, extra, message", [
     ("askrff", {}, r"runs with feature_map=\['askrff'\] are not Table 1 cells"),
     ("rff", {"test_relative_error": np.nan}, r"runs \['a'\] recorded no test error, and Table 1 reports one"),
