@@ -214,7 +214,8 @@ NOTES = {
     "hard": "Tables 1-2's absolute accuracies: Li gives neither splits nor C grid nor preprocessing beyond unit rows "
             "nor the coding of Car's attributes, Splice is another dataset, and most of his datasets are not "
             "obtainable; Fig. 7 at k = 4096 costs minutes of CPU a trial",
-    "remains": "the gaps no study closes: the linear cells above the paper (Li's text gives no C grid to test), and "
-               "RBF cells no preprocessing arm moves; and every dataset the mirror lacks (Table 3's MNIST variants, "
-               "Table 2's large sets)",
+    "remains": "the gaps no study closes: the linear cells above the paper on ImageSeg, Satimage and Letter (no "
+               "solver, scheme, intercept, preprocessing, split draw or grid top brings them down), Car's RBF (no "
+               "split draw or preprocessing arm reaches it); and every dataset the mirror lacks (Table 3's MNIST "
+               "variants, Table 2's large sets)",
 }
