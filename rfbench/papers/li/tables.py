@@ -17,7 +17,10 @@ none``, below ``<results>/li/kernel_svm_given/runs``) and on ``minmax_unit_rows`
 (``scaling.csv``). Car and CTG are read as Table 1 prints them (6 ordinal columns, 35 columns: the
 ``li-features`` runs below ``<results>/li/kernel_svm_features`` and ``linear_ovr_features``, primary);
 our former one-hot and 25-column configs are that study's other arm (``features.csv``), and their runs
-serve no other study. Their rules: results/li/README.md, "Studies of our protocol choices".
+serve no other study. The third round's studies (:mod:`rfbench.papers.li.studies`): LIBLINEAR's own ``-s 1``
+at its default tolerance (an arm of the linear study, below ``<results>/li/linear_ovr_s1``), other draws of
+the random splits (``split.csv``) and the C grid past its top (``c_top.csv``). Their rules: results/li/README.md,
+"Studies of our protocol choices".
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from rfbench.engine import records
+from rfbench.papers.li import studies as li_studies
 from rfbench.papers.li import verdicts as li_verdicts
 from rfbench.report import published, render, verdicts
 from rfbench.report.compare import ClaimCheck, check_claims, compare, summarize
@@ -38,7 +42,8 @@ RUNS = "kernel_svm"
 #: The linear column's tree (LibLinear one-vs-rest, the paper's scheme), beside :data:`RUNS`.
 LINEAR_RUNS = "linear_ovr"
 #: The linear study's other LibLinear arms: name -> tree beside :data:`RUNS` (libsvm's is :data:`RUNS`).
-LINEAR_ARMS = {"one-vs-rest, intercept": "linear_ovr_bias", "one-vs-rest, as given": "linear_ovr_given"}
+LINEAR_ARMS = {"one-vs-rest, intercept": "linear_ovr_bias", "one-vs-rest, as given": "linear_ovr_given",
+               "one-vs-rest, -s 1": "linear_ovr_s1"}
 #: Config columns that tell the cells apart.
 POINT = ["dataset.name", "classifier.kernel", "classifier.selection"]
 #: Our dataset configs and the paper's names for them.
@@ -144,7 +149,8 @@ def tables(runs: Path, out: Path) -> pd.DataFrame:
                  *_scheme_sections(table, svm, ovr, {arm: _primary(linear_ovr(runs.parent / tree))
                                                      for arm, tree in LINEAR_ARMS.items()}, out),
                  ("Study: preprocessing of the GMM and RBF cells", VARIANT_TEXT),
-                 *_scaling_sections(table, on_test, pub, runs.parent, out)]
+                 *_scaling_sections(table, on_test, pub, runs.parent, out),
+                 *_round_three_sections(table, on_test, runs.parent, out)]
     sections += [("Published datasets without a run", _missing(table)), ("", TABLE4)]
     render.write_markdown(out / "tables.md", "Li (2017) Tables 1-3: kernel SVM test accuracy (%), ours vs paper",
                           sections, [f"{line} — {reason}" for line, reason in protocol] + deviations(trials))
@@ -171,11 +177,12 @@ def _layout(part: pd.DataFrame, datasets: list[str], on_test: pd.DataFrame, cv: 
     return pd.DataFrame(rows)
 
 
-def _kernel_svm(root: Path) -> pd.DataFrame:
-    """The kernel SVMs' trials below ``root``, in the paper's names; none yet: empty."""
+def _kernel_svm(root: Path, point: tuple[str, ...] = ()) -> pd.DataFrame:
+    """The kernel SVMs' trials below ``root``, in the paper's names (``point``: config columns that tell runs
+    apart beyond :data:`POINT`); none yet: empty."""
     if not (root / "runs").is_dir():
         return pd.DataFrame(columns=["dataset", "method", "classifier.selection", "test_accuracy"])
-    return paper_names(collect_single_runs(root, POINT))
+    return paper_names(collect_single_runs(root, [*POINT, *point]))
 
 
 def _primary(trials: pd.DataFrame) -> pd.DataFrame:
@@ -224,11 +231,12 @@ def _features_sections(table: pd.DataFrame, on_test: pd.DataFrame, former: pd.Da
              "`make li-features`)", side.round(DIGITS))]
 
 
-def linear_ovr(root: Path) -> pd.DataFrame:
-    """The linear column's trials (LibLinear one-vs-rest) below ``root``, in the paper's names; none yet: empty."""
+def linear_ovr(root: Path, point: tuple[str, ...] = ()) -> pd.DataFrame:
+    """The linear column's trials (LibLinear one-vs-rest) below ``root``, in the paper's names (``point``: config
+    columns that tell runs apart beyond the dataset and selection); none yet: empty."""
     if not (root / "runs").is_dir():
         return pd.DataFrame(columns=["dataset", "method", "classifier.selection", "test_accuracy"])
-    trials = collect_single_runs(root, ["dataset.name", "classifier.selection"])
+    trials = collect_single_runs(root, ["dataset.name", "classifier.selection", *point])
     return trials.assign(dataset=trials["dataset.name"].map(PAPER_DATASET).fillna(trials["dataset.name"]),
                          method="linear")
 
@@ -270,6 +278,35 @@ def _scheme_sections(table: pd.DataFrame, svm: pd.DataFrame, ovr: pd.DataFrame, 
     records.write_csv(out / "linear_scheme.csv", side)
     return [("Study: the linear column's multi-class scheme (test-grid accuracy %; the cells above are "
              "one-vs-rest)", side.round(DIGITS))]
+
+
+def _study_trials(root: Path, trees: tuple[str, str]) -> pd.DataFrame:
+    """The trials of a study's two trees below ``root`` (kernel SVMs, linear column), each split draw its own
+    point."""
+    kernel, linear = trees
+    point = (li_studies.SEED,)
+    return pd.concat([_kernel_svm(root / kernel, point), linear_ovr(root / linear, point)], ignore_index=True)
+
+
+def _round_three_sections(table: pd.DataFrame, on_test: pd.DataFrame, root: Path,
+                          out: Path) -> list[tuple[str, pd.DataFrame | str]]:
+    """The split and C-top studies' sections, and their records ``out/split.csv``, ``out/c_top.csv`` (a study
+    without runs: a note)."""
+    studies = [("split.csv", "Study: other draws of the random splits (test-grid accuracy %; seed 0 is the cell "
+                "above; band: the draws' range, each widened by twice its binomial standard error)",
+                li_studies.split_comparison, li_studies.SPLIT_TREES, "make li-split"),
+               ("c_top.csv", "Study: C past the grid's top (test-grid accuracy %; the extended grid is the better "
+                "of the two, the primary's on a tie)", li_studies.c_top_comparison, li_studies.C_TOP_TREES,
+                "make li-c-top")]
+    sections: list[tuple[str, pd.DataFrame | str]] = []
+    for file, title, compare_arms, trees, target in studies:
+        side = compare_arms(table, on_test, _study_trials(root, trees))
+        if side.empty:
+            sections.append((title, f"No run yet: `{target}`."))
+            continue
+        records.write_csv(out / file, side)
+        sections.append((title, side.drop(columns=[c for c in side if c.startswith("run ")]).round(DIGITS)))
+    return sections
 
 
 def _scaling_sections(table: pd.DataFrame, on_test: pd.DataFrame, pub: pd.DataFrame, root: Path,

@@ -56,7 +56,7 @@ def test_tables_compare_test_grid_cells_and_show_cv_beside(tmp_path):
     assert "`make li-preprocessing`" in text  # no preprocessing arm run
     assert not (tmp_path / "out" / "scaling.csv").exists()
     scheme = pd.read_csv(tmp_path / "out" / "linear_scheme.csv", keep_default_na=False)  # the linear study's arms
-    assert scheme.values.tolist() == [["SpamBase", 80.0, 99.0, "", "", 85.91, "o", "c", "", ""]]  # no other arm
+    assert scheme.values.tolist() == [["SpamBase", 80.0, 99.0, "", "", "", 85.91, "o", "c", "", "", ""]]  # no other arm
 
 
 def test_without_one_vs_rest_runs_the_linear_column_is_not_run_yet(tmp_path):
@@ -143,3 +143,23 @@ def test_car_is_read_as_table_1_prints_it_and_the_one_hot_runs_are_the_features_
     assert not (tmp_path / "out" / "scaling.csv").exists()  # its one arm run is on the one-hot columns
     scheme = pd.read_csv(tmp_path / "out" / "linear_scheme.csv", keep_default_na=False)
     assert scheme[["dataset", "one-vs-rest", "one-vs-one"]].values.tolist() == [["Car", 70.0, ""]]
+
+
+def test_the_split_and_c_top_studies_are_records_beside_the_tables(tmp_path):
+    runs = tmp_path / "runs_tree"
+    write_run(runs, "p", "skin10k_li", "cosine_rbf", "test_grid", 0.9987, gamma=500.0, n_test=10000,
+              **{"dataset.split.seed": 0})
+    for seed, accuracy in ((1, 0.9980), (2, 0.9985)):
+        write_run(tmp_path / "kernel_svm_split", f"s{seed}", "skin10k_li", "cosine_rbf", "test_grid", accuracy,
+                  gamma=500.0, n_test=10000, **{"dataset.split.seed": seed})
+    write_run(tmp_path / LINEAR_RUNS, "o", "imageseg_li", None, "test_grid", 0.91)
+    write_run(tmp_path / "linear_ovr_ctop", "e", "imageseg_li", None, "test_grid", 0.92,
+              **{"classifier.log2_C": "[18, 20, 22, 24]"})
+    tables(runs, tmp_path / "out")
+    split = pd.read_csv(tmp_path / "out" / "split.csv")
+    assert split["dataset"].tolist() == ["SkinSeg10k"]
+    assert split.loc[0, ["seed 0", "seed 1", "seed 2"]].tolist() == pytest.approx([99.87, 99.80, 99.85])
+    top = pd.read_csv(tmp_path / "out" / "c_top.csv")
+    assert top[["dataset", "method", "run extension"]].values.tolist() == [["ImageSeg", "linear", "e"]]
+    assert top.loc[0, "extended grid"] == pytest.approx(92.0)
+    assert "Study: other draws of the random splits" in (tmp_path / "out" / "tables.md").read_text()

@@ -85,3 +85,24 @@ def test_a_car_or_ctg_cell_is_explained_by_our_former_features_when_they_close_h
     assert found.startswith(EXPLAINED) and "features study's arm car_li" in found
     assert citations(found) == (["li/linear_ovr/runs/c1", "li/tables/features.csv"], ["li-linear-ovr"])
     assert rules.cause(_row("CTG", "gmm")) == UNEXPLAINED  # 80 -> 84: less than half
+
+
+def test_the_split_and_c_top_studies_explain_a_cell_by_an_arm_or_by_the_draws_band(tmp_path):
+    (tmp_path / "tables").mkdir()
+    pd.DataFrame({"dataset": ["SkinSeg10k", "Car"], "method": ["rbf", "rbf"], "seed 0": [80.0, 80.0],
+                  "seed 1": [82.0, 86.0], "seed 2": [81.0, 81.0], "paper": [90.0, 90.0], "n_test": [100, 100],
+                  "band_low": [72.0, 72.0], "band_high": [91.0, 93.0], "holds": [True, True],
+                  "run seed 0": ["a0", "b0"], "run seed 1": ["a1", "b1"], "run seed 2": ["a2", "b2"]}).to_csv(
+        tmp_path / "tables" / "split.csv", index=False)
+    pd.DataFrame({"dataset": ["CTG"], "method": ["rbf"], "extended grid": [88.0], "paper": [90.0],
+                  "run primary grid": ["p"], "run extension": ["e"]}).to_csv(tmp_path / "tables" / "c_top.csv",
+                                                                             index=False)
+    rules = verdicts.rules(tmp_path)
+    draw = rules.cause(_row("Car", "rbf"))  # seed 1's 86 closes 6 of 10 points
+    assert draw.startswith(EXPLAINED) and "record: li/kernel_svm_split/runs/b1" in draw
+    band = rules.cause(_row("SkinSeg10k", "rbf"))  # no draw closes half (82), but the band holds 90
+    assert band.startswith(EXPLAINED) and "widened by twice" in band and "record: li/tables/split.csv" in band
+    assert "record: li/kernel_svm_split/runs/a1" in band and "runs/a0" not in band  # seed 0 is the cell itself
+    top = rules.cause(_row("CTG", "rbf"))
+    assert top.startswith(EXPLAINED) and "record: li/kernel_svm_ctop/runs/e" in top
+    assert rules.cause(_row("CTG", "gmm")) == UNEXPLAINED
