@@ -358,6 +358,28 @@ def test_the_verdict_layers_prose_quotes_only_marked_numbers(path):
         assert not unmarked_numbers(text), f"{_relpath(path)}: unmarked numbers {unmarked_numbers(text)} in {text!r}"
 
 
+#: The modules that write the reports' prose (the papers' and the generic report's): their strings with a
+#: word in them (a lone ``"0.5"`` is a plotting parameter) quote no bare decimal.
+REPORT_MODULES = sorted({*ROOT.glob("rfbench/papers/**/*.py"), *ROOT.glob("rfbench/report/*.py")} - {*VERDICT_MODULES})
+
+
+def report_prose(path: Path) -> list[str]:
+    return [text for text in prose_texts(path) if re.search(r"[A-Za-z]{2,}\s", text)]
+
+
+@pytest.mark.parametrize("path", REPORT_MODULES, ids=_relpath)
+def test_the_reports_prose_quotes_only_marked_numbers(path):
+    for text in report_prose(path):
+        assert not unmarked_numbers(text), f"{_relpath(path)}: unmarked numbers {unmarked_numbers(text)} in {text!r}"
+
+
+def test_a_planted_number_in_a_reports_string_is_caught(tmp_path):
+    module = tmp_path / "report.py"
+    module.write_text('READING = "predicting the mean has a relative error of 71.1 %"\nALPHA = "0.5"\n'
+                      'RULE = "within `sigma x (1 -+ 0.001)` of ours"\n')
+    assert [unmarked_numbers(text) for text in report_prose(module)] == [["71.1"], []]
+
+
 def test_findings_quote_only_marked_numbers():
     for doc in DOCS:
         for section in _findings_sections(_prose(doc.read_text())):

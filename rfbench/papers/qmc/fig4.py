@@ -49,7 +49,7 @@ def check_params(sizes: Sequence[int], box: float) -> None:
     """ValueError naming a bad value: sizes positive integers, box a positive fraction of the bounding box."""
     protocol.check_sizes(sizes)
     if not box > 0:
-        raise ValueError(f"job.box={box}: give a positive fraction of the bounding box (the paper's b/2: 0.5)")
+        raise ValueError(f"job.box={box}: give a positive fraction of the bounding box (the paper's b/2: `0.5`)")
 
 
 discrepancies.check_params = check_params
@@ -131,4 +131,4 @@ def _correlated(summary: pd.DataFrame) -> ClaimCheck:
               f"at fixed s, Spearman over the sequences {np.min(within):.2f}..{np.max(within):.2f}"] = bool(rho >= 0.8)
     if not cases:
         return ClaimCheck(None, "no Gram-error trials recorded (run `make qmc-fig2`)")
-    return ClaimCheck(all(cases.values()), "; ".join(cases) + " (judged on the pooled Spearman >= 0.8)")
+    return ClaimCheck(all(cases.values()), "; ".join(cases) + " (judged on the pooled Spearman `>= 0.8`)")

@@ -55,7 +55,7 @@ GLOBAL_ITERATIONS = 100
 GREEDY_POINTS = tuple(range(10, 501, 10))
 #: The Gram-matrix metrics, in the order of the paper's list, with the discrepancy first.
 METRICS = ("discrepancy", "max_sq_error", "mean_sq_error", "fro")
-ETHICS = ("housing is the Boston housing data: scikit-learn removed it (deprecated in 1.0, removed in 1.2) "
+ETHICS = ("housing is the Boston housing data: scikit-learn removed it (deprecated in `1.0`, removed in `1.2`) "
           "because its feature B is built from the proportion of Black residents of a town; it is used "
           "here only because the paper's Figures 6-7 use it")
 

@@ -263,8 +263,8 @@ def table2_spread(out: Path) -> pd.DataFrame:
     return table
 
 
-_SPREAD_RULE = ("Five variants per s: ours (trial 0), sigma x (1 -+ 0.001), Halton scramble seeds 1 and 2. The sd over "
-                "them is the cell's measured spread, which the verdicts use as its u_ours.")
+_SPREAD_RULE = ("Five variants per s: ours (trial 0), `sigma x (1 -+ 0.001)`, Halton scramble seeds 1 and 2. "
+                "The sd over them is the cell's measured spread, which the verdicts use as its u_ours.")
 
 
 def _spread(frame: pd.DataFrame, source: str, metric: str, value: str, committed: pd.DataFrame) -> pd.DataFrame:

@@ -202,7 +202,7 @@ def _why_they_differ(table: pd.DataFrame) -> str:
 DEVIATIONS = (
     "lambda: one per (dataset, s), the least summed 5-fold CV error of the seven maps on ridge's grid "
     "1e-4..1e4 (the paper: \"near-optimal for both sequences\"); so Halton here differs from Table 1's, "
-    "as the paper's does (0.0304 against 0.0367 at cpu s = 100)",
+    "as the paper's Halton cells of Tables 1 and 3 differ",
     "sequences as in Table 2 (results/qmc/table2/table2.md): global 100 CG iterations at most, greedy 50 per "
     "point, weights by L-BFGS-B with bounds (the paper: CVX)",
     "cpu: a seeded random 6,554 / 1,638 partition (the paper's is not given); census rows on the house_16h "

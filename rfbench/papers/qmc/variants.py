@@ -110,7 +110,7 @@ def check_params(s: int, variants: Sequence[Mapping[str, Any]], boxes: Sequence[
             raise ValueError(f"job.variants: maxiter={iterations!r}; give null or an integer >= 1")
     if ridge and (sorted(schemes) != sorted(learnt_.SCHEMES) or sorted(boxes) != [0.25, 1.0]):
         raise ValueError(f"job.ridge=true needs Table 3's sequences: schemes {list(learnt_.SCHEMES)} on boxes "
-                         f"[1.0, 0.25]; got {list(schemes)} on {list(boxes)}")
+                         f"`[1.0, 0.25]`; got {list(schemes)} on {list(boxes)}")
 
 
 learn.check_params = check_params
