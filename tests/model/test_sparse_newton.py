@@ -3,8 +3,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from rfbench.model.liblinear import LibLinearClassifier
 from rfbench.model.newton_svc import primal_objective, squared_hinge_paths
-from rfbench.model.sparse_newton import _hessian_product, squared_hinge_paths_sparse, stopping_scale
+from rfbench.model.sparse_newton import _along_the_path, _hessian_product, squared_hinge_paths_sparse, stopping_scale
 
 
 def codes(n=300, grids=6, bins=8, n_classes=4, seed=0):
@@ -64,3 +65,44 @@ def test_the_hessian_product_is_the_active_rows_product(rows):
     Zd = Z.toarray()
     expected = [P[k] + 0.7 * Zd.T @ (active[:, k] * (Zd @ P[k])) for k in rows]
     np.testing.assert_allclose(out, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_each_C_of_the_path_is_liblinears_tight_optimum():
+    """The warm path (each C started along the path's last step) against LibLinear -s 2 -e 1e-10 cold at each
+    C: f is 1-strongly convex, so ||w - w*|| <= ||g(w)||, and both stopping rules bound the weights' distance
+    (||g|| <= e max(min(n+, n-), 1)/n 2C ||Z^T y||, e = 1e-6 and 1e-10); objectives within 1e-9."""
+    Z, Y = codes(seed=2)
+    y = np.argmax(Y, axis=1)
+    Cs = [0.125, 1.0, 8.0, 64.0]
+    for C, W in zip(Cs, squared_hinge_paths_sparse(Z, Y, Cs, tol=1e-6)):
+        tight = LibLinearClassifier(solver=2, tol=1e-10, bias=-1.0, cv=1, C_grid=[C]).fit(Z, y).coef_
+        bound = (1e-6 + 1e-10) * stopping_scale(Y) * 2.0 * C * np.linalg.norm(Z.T @ Y, axis=0)
+        assert np.all(np.linalg.norm(W - tight, axis=0) <= bound)
+        for k in range(Y.shape[1]):
+            f, f_tight = (primal_objective(Z.toarray(), Y[:, k], C, w[:, k]) for w in (W, tight))
+            assert f <= f_tight * (1 + 1e-9)
+
+
+def test_the_start_along_the_path_lowers_each_objective_and_keeps_the_margins():
+    """_along_the_path moves w_k to the minimizer of the new C's f on the line through the last two solutions:
+    no column's objective rises, at least one falls, and the margins stay Z w."""
+    Z, Y = codes(seed=3)
+    W_last, W = (np.ascontiguousarray(W.T) for W in squared_hinge_paths_sparse(Z, Y, [1.0, 2.0], tol=1e-8))
+    Yt = np.ascontiguousarray(Y.T)
+    margins, margins_last = (np.asarray(Z @ w.T).T for w in (W, W_last))
+    moved = W.copy()
+    _along_the_path(Yt, 4.0, moved, margins, W_last, margins_last)
+    np.testing.assert_allclose(margins, np.asarray(Z @ moved.T).T, atol=1e-12)
+    before, after = ([primal_objective(Z.toarray(), Yt[k], 4.0, w[k]) for k in range(len(Yt))] for w in (W, moved))
+    assert all(a <= b * (1 + 1e-15) for a, b in zip(after, before)) and min(np.subtract(after, before)) < 0
+
+
+def test_unsigned_indices_give_the_same_hessian_product_bit_for_bit():
+    """The solver passes Z's column indices as uint32 (no wraparound checks): the product is unchanged."""
+    rng = np.random.default_rng(5)
+    Z = sp.random(60, 30, density=0.2, format="csr", random_state=6)
+    active, P = rng.random((60, 4)) < 0.5, rng.standard_normal((4, 30))
+    rows = np.array([3, 0, 2])
+    np.testing.assert_array_equal(
+        _hessian_product(Z.indptr, Z.indices.astype(np.uint32), Z.data, active, rows, P, 1.3),
+        _hessian_product(Z.indptr, Z.indices, Z.data, active, rows, P, 1.3))
