@@ -21,7 +21,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from rfbench.dataset.loader import Dataset, load_dataset
+from rfbench.dataset.loader import Dataset
+from rfbench.dataset.partition import PARTITIONS, partitioned
 from rfbench.dataset.preprocessing import min_max_scale
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import QMCFourierFeatures
@@ -74,7 +75,6 @@ def sequence_errors(data, sigma: float, lam: float, sequence: str, seed: int, si
 #: Table 1's protocol study (issue 45): which rows train (seeded random, as the dataset config draws
 #: them; or the file's own order, its first n_train rows) and how the features are scaled (fitted on
 #: the training part).
-PARTITIONS = ("random", "file_order")
 SCALINGS = ("minmax", "standard", "none")
 
 
@@ -111,16 +111,8 @@ def scaled_rows(data: dict, partition: str, scaling: str, seed: int) -> tuple[Da
 
 @functools.lru_cache(maxsize=1)  # every trial of an arm shares its rows and its sigma choice
 def _arm(data_json: str, partition: str, scaling: str, seed: int) -> tuple[Dataset, dict]:
-    node = {**json.loads(data_json), "scale": "none"}
-    split = node["split"]
-    if partition == "file_order":  # the whole file as the training part, in its order; then cut
-        node["split"] = {"kind": "files", "train": split["file"], "test": split["file"]}
-    loaded = load_dataset(node)
+    loaded = partitioned(json.loads(data_json), partition)
     X_train, y_train, X_test, y_test = loaded.X_train, loaded.y_train, loaded.X_test, loaded.y_test
-    if partition == "file_order":
-        n_train, n_test = split["n_train"], split["n_test"]
-        X_train, y_train, X_test, y_test = (X_train[:n_train], y_train[:n_train],
-                                            X_test[n_train:n_train + n_test], y_test[n_train:n_train + n_test])
     X_train, X_test = _scaled(scaling, X_train, X_test)
     dataset = dataclasses.replace(loaded, X_train=X_train, y_train=y_train, X_test=X_test, y_test=y_test)
     choice = {**protocol.select_sigma(X_train, y_train, dataset.task, seed=seed), "n_train": len(X_train),

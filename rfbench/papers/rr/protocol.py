@@ -24,14 +24,14 @@ import numpy as np
 import pandas as pd
 from scipy.spatial.distance import pdist
 
-from rfbench.dataset.loader import Dataset, load_dataset
+from rfbench.dataset.loader import Dataset
+from rfbench.dataset.partition import PARTITIONS, partitioned
 from rfbench.dataset.preprocessing import min_max_scale
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import GaussianRFF, RandomBinning
 from rfbench.metrics import relative_error
 from rfbench.model.ridge import MAX_EIGEN_FEATURES, ridge_cv
 
-PARTITIONS = ("random", "file_order")
 SCALINGS = ("none", "minmax", "standard", "whiten")
 #: Table 1's methods: the feature map's kernel norm for the median distance ("euclidean": Gaussian, Fourier
 #: features; "cityblock": Laplacian, binning features).
@@ -94,16 +94,8 @@ def _fit(data: Dataset, method: str, size: int, sigma: float, max_columns: int, 
 @functools.lru_cache(maxsize=2)  # the trials of an arm share its rows, scaling and sigma unit
 def _arm(data_json: str, partition: str, scaling: str, norm: str, seed: int) -> tuple[Dataset, float]:
     """The arm's rows, scaled, and the median pairwise distance (in ``norm``) of :data:`MEDIAN_ROWS` of them."""
-    node = {**json.loads(data_json), "scale": "none"}
-    split = node["split"]
-    if partition == "file_order":  # the whole file as the training part, in its order; then cut
-        node["split"] = {"kind": "files", "train": split["file"], "test": split["file"]}
-    loaded = load_dataset(node)
+    loaded = partitioned(json.loads(data_json), partition)
     X_train, y_train, X_test, y_test = loaded.X_train, loaded.y_train, loaded.X_test, loaded.y_test
-    if partition == "file_order":
-        n_train, n_test = split["n_train"], split["n_test"]
-        X_train, y_train, X_test, y_test = (X_train[:n_train], y_train[:n_train],
-                                            X_test[n_train:n_train + n_test], y_test[n_train:n_train + n_test])
     X_train, X_test = SCALE[scaling](X_train, X_test)
     rows = np.random.default_rng(seed).choice(len(X_train), min(MEDIAN_ROWS, len(X_train)), replace=False)
     unit = float(np.median(pdist(X_train[rows], norm)))

@@ -8,10 +8,11 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from rfbench.dataset.loader import Dataset
+from rfbench.dataset import partition
 from rfbench.engine import config, records
 from rfbench.papers.qmc import protocol, ridge
 from rfbench.storage.atomic import write_atomic
+from tests.dataset.test_partition import file_loader
 
 #: The sigma every toy dataset's (stubbed) CV chooses.
 SIGMA = 0.8
@@ -31,22 +32,11 @@ X_FILE = np.random.default_rng(2).random((50, 2)) * [10.0, 3.0] + [5.0, -1.0]
 Y_FILE = X_FILE[:, 0] - X_FILE[:, 1]
 
 
-def _load_file(node: dict) -> Dataset:
-    """The loader on the toy file: scale none (asserted), a seeded random or a whole-file ("files") split."""
-    assert node["scale"] == "none"
-    split = node["split"]
-    if split["kind"] == "files":
-        return Dataset("toy", X_FILE, Y_FILE, X_FILE, Y_FILE, np.empty(0), (), "regression")
-    rows = np.random.default_rng(split["seed"]).permutation(50)
-    train, test = rows[:split["n_train"]], rows[split["n_train"]:split["n_train"] + split["n_test"]]
-    return Dataset("toy", X_FILE[train], Y_FILE[train], X_FILE[test], Y_FILE[test], np.empty(0), (), "regression")
-
-
 @pytest.fixture
 def toy_file(monkeypatch):
     """A dataset node whose raw rows are the toy file's (the scaling arms rescale them); each arm's sigma choice
     depends on its rows (2 + |x_00|), with no CV."""
-    monkeypatch.setattr(ridge, "load_dataset", _load_file)
+    monkeypatch.setattr(partition, "load_dataset", file_loader(X_FILE, Y_FILE))
     monkeypatch.setattr(protocol, "select_sigma", lambda X, y, task, seed: {
         "sigma": 2.0 + abs(float(X[0, 0])), "lambda": 0.01, "cv_score": 0.1, "median_distance": 0.5})
     ridge._arm.cache_clear()

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from scipy.linalg import sqrtm
 
-from rfbench.dataset.loader import Dataset
+from rfbench.dataset import partition
 from rfbench.papers.rr import protocol
 from tests.conftest import REPO
+from tests.dataset.test_partition import file_loader
 
 #: The toy file: 60 rows in the file's order, correlated features far from [0, 1].
 _RAW = np.random.default_rng(3).normal(size=(60, 3))
@@ -20,20 +21,9 @@ X_FILE = _RAW @ np.array([[4.0, 1.0, 0.0], [0.0, 2.0, 0.5], [0.0, 0.0, 0.3]]) + 
 Y_FILE = np.full(60, 7.0)  # a constant target: ridge with an intercept predicts it exactly
 
 
-def _load(node: dict) -> Dataset:
-    """The loader on the toy file: scale none (asserted), a seeded random or a whole-file ("files") split."""
-    assert node["scale"] == "none"
-    split = node["split"]
-    if split["kind"] == "files":
-        return Dataset("toy", X_FILE, Y_FILE, X_FILE, Y_FILE, np.empty(0), (), "regression")
-    rows = np.random.default_rng(split["seed"]).permutation(60)
-    train, test = rows[:split["n_train"]], rows[split["n_train"]:split["n_train"] + split["n_test"]]
-    return Dataset("toy", X_FILE[train], Y_FILE[train], X_FILE[test], Y_FILE[test], np.empty(0), (), "regression")
-
-
 @pytest.fixture
 def toy(monkeypatch):
-    monkeypatch.setattr(protocol, "load_dataset", _load)
+    monkeypatch.setattr(partition, "load_dataset", file_loader(X_FILE, Y_FILE))
     protocol._arm.cache_clear()
     yield {"name": "toy", "scale": "minmax", "split": {"kind": "random", "file": "data", "n_train": 40,
                                                        "n_test": 15, "seed": 4}}
