@@ -80,33 +80,46 @@ def test_kernel_options_pairs_the_solver_by_trial_and_sets_rbfs_other_map_agains
     assert (tmp_path / "out" / "kernel_options.md").exists()
 
 
-def test_data_options_pairs_each_arm_with_table_1s_same_trials(tmp_path):
+def test_data_options_pairs_each_arm_and_the_former_table_1_with_table_1s_same_trials(tmp_path):
     table1 = write_table1(tmp_path / "table1.csv", "ijcnn1", ("shift_gaussian", "Asy", 95.0, 93.0),
                           ("linear", "Linear", 91.8, 91.0))
     asy = {"dataset.name": "ijcnn1", "kernel.name": "shift_gaussian", "feature_map.name": "askrff",
            "feature_map.part": "asymmetric", "classifier.log2_C": GRID, "seed": 0}
     linear = {"dataset.name": "ijcnn1", "kernel.name": "linear", "feature_map.name": "identity",
               "classifier.log2_C": GRID, "seed": 0}
-    accuracy = tmp_path / "accuracy"
-    write_run(accuracy, "t1asy", [0.95, 0.96, 0.94], **asy, **{"feature_map.m_over_d": 2})
-    write_run(accuracy, "fig3", [0.90, 0.90], **asy, **{"feature_map.m_over_d": 1})  # not Table 1's point
-    write_run(accuracy, "t1lin", [0.918, 0.918], **linear)
+    accuracy, former = tmp_path / "accuracy", tmp_path / "former"
+    primary = {"dataset.scale": "minmax_pooled", "feature_map.imaginary": "drop"}
+    write_run(accuracy, "t1asy", [0.95, 0.96, 0.94], **asy, **primary, **{"feature_map.m_over_d": 2})
+    write_run(accuracy, "fig3", [0.90, 0.90], **asy, **primary, **{"feature_map.m_over_d": 1})  # not Table 1's
+    write_run(accuracy, "t1lin", [0.918, 0.918], **linear, **{"dataset.scale": "minmax_pooled"})
+    write_run(former, "oldasy", [0.96, 0.97, 0.95], **asy, **{"feature_map.m_over_d": 2})  # no scale key: minmax
+    write_run(former, "oldlin", [0.918, 0.918], **linear)
     study = tmp_path / "study"
     write_run(study, "pooled", [0.935, 0.945], **asy, **{"dataset.scale": "minmax_pooled"})
+    write_run(study, "eachdrop", [0.935, 0.945], **asy, **{"dataset.scale": "minmax_each",
+                                                         "feature_map.imaginary": "drop"})
     write_run(study, "drop", [0.955, 0.955], **{**asy, "dataset.scale": "minmax", "feature_map.imaginary": "drop",
                                                 "classifier.log2_C": "[5]"})
     write_run(study, "each", [0.914, 0.916], **linear, **{"dataset.scale": "minmax_each"})
-    table = studies.data_options(study, tmp_path / "out", accuracy, table1).set_index(["method", "arm"])
-    pooled = table.loc[("shift_gaussian", "[0, 1] fitted on the training and test rows together")]
+    table = studies.data_options(study, tmp_path / "out", accuracy, former, table1).set_index(["method", "arm"])
+    each_drop = table.loc[("shift_gaussian", "[0, 1] fitted on each part alone; the i-block dropped")]
     # trials 0 and 1 against Table 1's 95 and 96: shift -1.5, gap 2.0 -> 0.5 left, within half
-    assert pooled["shift"] == pytest.approx(-1.5) and pooled["ours same trials"] == pytest.approx(95.5)
-    assert pooled["ours + shift"] == pytest.approx(93.5) and bool(pooled["explains"])
-    assert pooled["reading"] == "primary" and pooled["runs"] == "pooled" and pooled["n"] == 2
-    assert pooled["scale"] == "minmax_pooled" and pooled["imaginary"] == "none"
-    drop = table.loc[("shift_gaussian", "[0, 1] fitted on the training rows (ours); the i-block dropped; log2 C = [5]")]
-    assert drop["shift"] == pytest.approx(0.0) and not bool(drop["explains"]) and drop["reading"] == "primary"
+    assert each_drop["shift"] == pytest.approx(-1.5) and each_drop["ours same trials"] == pytest.approx(95.5)
+    assert each_drop["ours + shift"] == pytest.approx(93.5) and bool(each_drop["explains"])
+    assert each_drop["reading"] == "secondary" and each_drop["runs"] == "eachdrop" and each_drop["n"] == 2
+    # the same numbers with the block without its i: one former choice kept, so it explains nothing
+    pooled = table.loc[("shift_gaussian", "[0, 1] fitted on the training and test rows together; "
+                                          "the i-block without its i")]
+    assert pooled["shift"] == pytest.approx(-1.5) and not bool(pooled["explains"])
+    assert pooled["reading"] == "one former choice" and pooled["imaginary"] == "magnitude"
+    drop = table.loc[("shift_gaussian", "[0, 1] fitted on the training rows; the i-block dropped; log2 C = [5]")]
+    assert drop["shift"] == pytest.approx(0.0) and drop["reading"] == "one former choice"
     assert drop["scale"] == "minmax" and drop["imaginary"] == "drop"
+    old = table.loc[("shift_gaussian", "ours before: [0, 1] fitted on the training rows; the i-block without its i")]
+    assert old["n"] == 3 and old["shift"] == pytest.approx(1.0) and old["reading"] == "former"
+    assert not bool(old["explains"]) and old["runs"] == "oldasy"
+    assert table.loc[("linear", "ours before: [0, 1] fitted on the training rows"), "shift"] == pytest.approx(0.0)
     each = table.loc[("linear", "[0, 1] fitted on each part alone")]
     assert each["shift"] == pytest.approx(-0.3) and not bool(each["explains"])  # 0.5 left of 0.8: over half
-    assert each["reading"] == "secondary" and each["paper"] == pytest.approx(91.0)
+    assert each["reading"] == "secondary" and each["paper"] == pytest.approx(91.0) and each["imaginary"] == "none"
     assert (tmp_path / "out" / "data_options.md").exists()

@@ -93,18 +93,18 @@ def test_a_kernel_option_explains_a_cell_only_where_its_record_says_it_does(tmp_
     assert rules.cause(_row("ijcnn1", "gaussian", "RBF", 93.79, 93.16)) == UNEXPLAINED  # not in the record
 
 
-def test_a_data_option_explains_a_cell_where_its_record_says_so_citing_the_texts_reading_first(tmp_path):
+def test_a_data_option_explains_a_cell_where_its_record_says_so(tmp_path):
     (tmp_path / "data_options").mkdir()
     pd.DataFrame([
         {"dataset": "ijcnn1", "method": "linear", "approximation": "Linear", "arm": "each part", "reading": "secondary",
          "n": 2, "shift": -0.7, "explains": True, "runs": "e1"},
-        {"dataset": "ijcnn1", "method": "linear", "approximation": "Linear", "arm": "pooled", "reading": "primary",
-         "n": 2, "shift": -0.5, "explains": True, "runs": "p1"},
+        {"dataset": "ijcnn1", "method": "linear", "approximation": "Linear", "arm": "ours before", "reading": "former",
+         "n": 10, "shift": -0.5, "explains": False, "runs": "p1"},
         {"dataset": "letter", "method": "gaussian", "approximation": "RBF", "arm": "pooled", "reading": "primary",
          "n": 2, "shift": 0.1, "explains": False, "runs": "p2"}]).to_csv(
         tmp_path / "data_options" / "data_options.csv", index=False)
     rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
     found = rules.cause(_row("ijcnn1", "linear", "Linear", 91.83, 91.01))
-    assert found.startswith(EXPLAINED) and "make askrff-data-options`, run p1" in found
-    assert "record: askrff/data_options/runs/p1" in found and "pooled, paired with Table 1's runs over 2" in found
+    assert found.startswith(EXPLAINED) and "make askrff-data-options`, run e1" in found
+    assert "record: askrff/data_options/runs/e1" in found and "each part, a reading the text allows" in found
     assert rules.cause(_row("letter", "gaussian", "RBF", 79.66, 77.55)) == UNEXPLAINED
