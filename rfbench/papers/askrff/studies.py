@@ -22,16 +22,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from rfbench.engine import records
+from rfbench.engine import config, records
 from rfbench.report import published, render
 from rfbench.report.runs import collect_single_runs
 
 PAPER = "askrff"
 #: The paper's C grid (Sec. 5.3) as the configs spell it; anything else is a fixed C.
 PAPER_GRID = "[-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5]"
-#: The [0, 1] map this study's arms count as the paper's: fitted on the training rows, as Table 1 was when the
-#: study ran (Table 1 has since followed the text's pooled map; the study's arms are that data choice away).
-PAPER_SCALE = "minmax"
+#: The paper's scaling ("all data are normalized to [0,1]^d", Sec. 5, before the partition): Table 1's map,
+#: fitted on the training and test rows together.
+PAPER_SCALE = "minmax_pooled"
+#: The dataset configs' own scaling, which a run recorded before the key existed had.
+DEFAULT_SCALE = config.IMPLIED_VALUES["dataset.scale"]
 #: Config columns that tell the LibLinear study's arms apart.
 OPTIONS = ["dataset.name", "classifier.solver", "classifier.bias", "classifier.log2_C", "dataset.scale"]
 #: What each solver is (LibLinear's -s; newton: rfbench's optimum of the -s 1 / -s 2 problem).
@@ -62,7 +64,7 @@ def liblinear(runs: Path, out: Path) -> pd.DataFrame:
     """One row per arm of the LibLinear study: accuracy (%), the C picked, the paper's Linear value and
     whether the paper's text allows the arm (its scaling and C grid); ``out/liblinear.{csv,md}``."""
     trials = collect_single_runs(runs, OPTIONS)
-    scale = trials.get("dataset.scale", pd.Series(PAPER_SCALE, index=trials.index)).fillna(PAPER_SCALE)
+    scale = trials.get("dataset.scale", pd.Series(DEFAULT_SCALE, index=trials.index)).fillna(DEFAULT_SCALE)
     trials = trials.assign(scale=scale, solver=trials["classifier.solver"].astype(str))
     rows = []
     for keys, group in trials.groupby(["dataset.name", "solver", "classifier.bias", "classifier.log2_C", "scale"]):
@@ -225,7 +227,7 @@ def _arm_trials(runs: Path, former_runs: Path) -> pd.DataFrame:
     study = _cells(collect_single_runs(runs, DATA_OPTIONS)).assign(source="study")
     former = _table1_trials(former_runs).assign(source="former")
     trials = pd.concat([study, former], ignore_index=True)
-    trials["dataset.scale"] = trials["dataset.scale"].fillna("minmax")  # the configs' default before the key
+    trials["dataset.scale"] = trials["dataset.scale"].fillna(DEFAULT_SCALE)
     trials = trials.assign(imaginary=trials.apply(_block, axis=1), scale=trials["dataset.scale"])
     return trials.assign(arm=trials.apply(_data_arm, axis=1), reading=trials.apply(_reading, axis=1))
 

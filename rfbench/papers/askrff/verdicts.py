@@ -20,8 +20,7 @@ deviations of :data:`rfbench.papers.askrff.report.PROTOCOL`):
   paper's value. Table 1 follows the text's readings (the map fitted on all rows, the block dropped); the
   former Table 1 is that study's other arm and explains nothing.
 
-The split-seed, LibLinear and kernel-options studies ran under the former data choices; a cause citing
-one says so.
+Every study runs under Table 1's data readings.
 
 Every other cell that does not agree is unexplained: the equal-width study shows that ijcnn1's Asy
 gains with width inside our runs, not why ours differs from the paper's.
@@ -37,9 +36,6 @@ from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Cause, Rules
 
 PAPER = "askrff"
 TABLE1 = "table1/table1.csv"
-#: Said of a study whose arms ran before Table 1 followed the text's data readings (results/askrff/README.md).
-FORMER = ("; its arms ran under our former data choices ([0, 1] fitted on the training rows, the i-block kept), "
-          "a data choice away from this cell")
 COD_RNA = ("other test set: a stratified third of cod-rna's 59,535-row training file (the other two thirds train), "
            "not the paper's 271,617-row cod-rna.t")
 
@@ -68,7 +64,7 @@ def _split_cause(row: pd.Series, seeds: pd.DataFrame) -> str | None:
     study = cell.iloc[0]
     return (EXPLAINED + f"`make {SPLIT_TARGETS[row['dataset']]}` (record: {PAPER}/split_seeds/split_seeds.csv; runs "
             f"{study['runs']}): over {int(study['partitions'])} partitions the paper's value is within 2 sd of this "
-            "cell's partition means; ours is partition 0" + FORMER)
+            "cell's partition means; ours is partition 0")
 
 
 def _kernel_option_cause(row: pd.Series, kernel_options: pd.DataFrame) -> str | None:
@@ -80,7 +76,7 @@ def _kernel_option_cause(row: pd.Series, kernel_options: pd.DataFrame) -> str | 
     arm = arms.iloc[0]
     return (EXPLAINED + f"`make askrff-kernel-options` (record: {PAPER}/kernel_options/kernel_options.csv; runs "
             f"{arm['runs']}): {arm['arm']}, over {int(arm['n'])} trial(s), lands within half of this cell's gap "
-            "to the paper's value" + FORMER)
+            "to the paper's value")
 
 
 def _data_option_cause(row: pd.Series, data_options: pd.DataFrame) -> str | None:
@@ -108,7 +104,7 @@ def _options_cause(row: pd.Series, options: pd.DataFrame) -> str:
         return UNEXPLAINED
     return (EXPLAINED + f"`make askrff-liblinear`, run {best['run_id']} (record: {PAPER}/liblinear/runs/"
             f"{best['run_id']}; record: {PAPER}/liblinear/liblinear.csv): {best['solver']}, bias {best['bias']:g}, "
-            "the paper's C grid, closes at least half of the gap to the paper's value" + FORMER)
+            "the paper's C grid, closes at least half of the gap to the paper's value")
 
 
 def _test_set_cause(cod: pd.DataFrame) -> Cause:

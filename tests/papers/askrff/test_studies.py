@@ -23,17 +23,20 @@ def write_table1(path, dataset, *cells):
 
 
 def test_liblinear_lists_each_arm_against_the_papers_linear_cell(tmp_path):
-    options = {"dataset.name": "ijcnn1", "classifier.bias": -1.0, "classifier.log2_C": GRID}
+    options = {"dataset.name": "ijcnn1", "classifier.bias": -1.0, "classifier.log2_C": GRID,
+               "dataset.scale": "minmax_pooled"}
     write_run(tmp_path, "ours", [0.9183], **options, **{"classifier.solver": "newton"})
     write_run(tmp_path, "cs", [0.9101], **{**options, "classifier.solver": 4, "classifier.bias": 1.0})
     write_run(tmp_path, "c1", [0.9050], **{**options, "classifier.solver": 1, "classifier.log2_C": "[0]"})
-    write_run(tmp_path, "raw", [0.9000], **options, **{"classifier.solver": 1, "dataset.scale": "none"})
+    write_run(tmp_path, "raw", [0.9000], **{**options, "classifier.solver": 1, "dataset.scale": "none"})
+    write_run(tmp_path, "old", [0.9010], **{**options, "classifier.solver": 2, "dataset.scale": None})
     table = studies.liblinear(tmp_path, tmp_path / "out").set_index("run_id")
     assert table.loc["ours", "paper"] == pytest.approx(91.011)  # Table 1, ijcnn1 Linear
     assert table.loc["ours", "difference"] == pytest.approx(91.83 - 91.011)
     assert table.loc["cs", "solver"] == "-s 4 Crammer-Singer" and table.loc["cs", "allowed"]
     assert not table.loc["c1", "allowed"] and table.loc["c1", "C"] == "fixed, log2 C = [0]"
     assert not table.loc["raw", "allowed"] and table.loc["raw", "scale"] == "none"
+    assert not table.loc["old", "allowed"] and table.loc["old", "scale"] == "minmax"  # no key: the default map
     assert list(table.index[:2]) == ["cs", "ours"]  # allowed arms first, nearest the paper first
     assert (tmp_path / "out" / "liblinear.md").exists()
 
