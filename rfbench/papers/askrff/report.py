@@ -354,7 +354,8 @@ def _letter_gain(table: pd.DataFrame) -> ClaimCheck:
 
 
 # --- Table 1 at equal width -------------------------------------------------------------
-#: The paper's comparison is at equal M, where Asy has up to 8M real feature columns, Sym 4M and RBF 2M.
+#: The paper's comparison is at equal M, where Asy has 6M real feature columns (8M with the i-block kept), Sym 2M
+#: (4M with it) and RBF 2M.
 WIDTH_KEYS = ["dataset.name", "kernel.name", "approximation", "m_over_d"]
 #: Verdict of a pair when the difference of means is within 2 sd of the difference.
 TIE = "within 2 sd"
@@ -462,14 +463,15 @@ def _pair(ours: pd.Series, theirs: pd.DataFrame, width: str, versus: str, versus
 
 def _width_sections(table: pd.DataFrame) -> list[tuple[str, pd.DataFrame | str]]:
     intro = ("Table 1 compares Asy, Sym and RBF at the same M = 2d frequencies, which gives them different "
-             "numbers of real feature columns (`n_features`): Asy 8M (6M for Sinh, which has no real-negative "
-             "part), Sym 4M (2M for Sinh), RBF 2M.  Here each Table 1 cell of an asymmetric kernel (ours, "
+             "numbers of real feature columns (`n_features`): Asy 6M, Sym 2M, RBF 2M (with the i-block of the "
+             "real-negative part kept, `feature_map.imaginary=magnitude`, Shift's and Cosh's Asy have 8M and their "
+             "Sym 4M; Sinh has no such part).  Here each Table 1 cell of an asymmetric kernel (ours, "
              "at M = 2d) meets RBF at equal M, as in the paper, and at the M that gives RBF as many columns; "
              "Asy also meets its Sym at equal M, and at equal columns where a run of that width exists.  "
              f"difference = ours - theirs (points of accuracy) ± its sd, sqrt(sd_1^2/n_1 + sd_2^2/n_2); "
-             f"verdict: '<method> higher' when |difference| > 2 sd, else '{TIE}'.  Of Asy's 8M columns, "
-             "the last 2M (psi) repeat the 2M of phi up to sign and order, so Asy has 6M distinct columns "
-             "(4M for Sinh): 'equal distinct columns' matches RBF to those.  `equal_width.png` shows every "
+             f"verdict: '<method> higher' when |difference| > 2 sd, else '{TIE}'.  Of Asy's columns, "
+             "the last 2M (psi) repeat the 2M of phi up to sign and order, so Asy has 2M fewer distinct columns "
+             "(4M): 'equal distinct columns' matches RBF to those.  `equal_width.png` shows every "
              "run against its number of columns; `make askrff-equal-width` runs the pairs marked 'not run'.")
     sections: list[tuple[str, pd.DataFrame | str]] = [("", intro), ("Answer", _width_answer(table))]
     for approximation, versus in (("Asy", "RBF"), ("Sym", "RBF"), ("Asy", "Sym")):

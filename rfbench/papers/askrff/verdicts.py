@@ -157,7 +157,7 @@ NOTES = {
     "hard": "Table 1's absolute accuracies: the paper gives neither its partitions, its feature counts at M = 2d "
             "nor its multi-class scheme, and cod-rna.t is not obtainable; each cell's gap is explained by a "
             "committed study (split seeds, LibLinear's options) or said to be unexplained",
-    "remains": "the cells no study explains: ijcnn1's Cosh Asy and Sym and its Linear (no scaling of its files, "
-               "solver or intercept moves Linear half-way), letter's Linear and its kernel cells but Sinh's and Cosh's "
-               "Sym (the partition, RBF's map, the solver, the scaling's rows and the dropped i-block leave them)",
+    "remains": "the cells no study explains: ijcnn1's Sinh and Cosh Asy and its Linear (no scaling of its files, "
+               "solver or intercept moves them half-way), letter's Linear and its kernel cells but Sinh's Sym (the "
+               "partition, RBF's map, the solver and the scaling's rows leave them)",
 }
