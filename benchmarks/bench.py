@@ -126,7 +126,8 @@ class Sizes:
 FULL = Sizes("ijcnn1", 50_000, 4096, 1000, 2**10, 2048, ("spambase", "ijcnn1"), ("letter", "ijcnn1"))
 QUICK = Sizes("spambase", 500, 64, 60, 2, 16, ("spambase",), ("spambase",), n_cv=300,
               run_overrides=("experiment.trials=3", "experiment.n_gram=60", "classifier.log2_C=[-1,0,1]"),
-              sparse_runs=(("kernel=laplacian", "dataset=letter", "feature_map.n_components=4"),), n_sparse=600,
+              sparse_runs=(("kernel=laplacian", "dataset=letter", "feature_map.n_components=4"),
+                           ("kernel=gmm", "dataset=letter", "feature_map.n_components=64")), n_sparse=600,
               n_libsvm=200)
 SECTIONS = ("transform", "gram", "cv", "model_selection", "trials", "sparse_path", "libsvm_grid")
 

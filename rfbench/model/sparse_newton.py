@@ -109,6 +109,8 @@ class _Product(NamedTuple):
 
     active: Callable[[np.ndarray], tuple[np.ndarray, ...]]
     multiply: Callable[..., np.ndarray]
+    #: V (m, n) -> (Z^T v_k)_k (m, p): the gradients' product, V zero off the active pairs.
+    transposed: Callable[[np.ndarray], np.ndarray]
 
 
 def _product(Z: sp.csr_matrix, by_pattern: bool) -> _Product:
@@ -119,11 +121,12 @@ def _product(Z: sp.csr_matrix, by_pattern: bool) -> _Product:
         # Unsigned column indices: numba then skips the wraparound of negative indices on every gather and
         # scatter (about a fifth of a product's time on GCWS codes).
         multiply = functools.partial(_hessian_product, Z.indptr, Z.indices.astype(np.uint32), Z.data)
-        return _Product(lambda mask: (np.ascontiguousarray(mask.T),), multiply)
+        return _Product(lambda mask: (np.ascontiguousarray(mask.T),), multiply, lambda V: np.asarray(Z.T @ V.T).T)
     # Half the index bytes where the columns allow it (GCWS letter: 4,097): the pattern product reads
     # little else.
     indices = Z.indices.astype(np.uint16 if Z.shape[1] <= 2**16 else np.uint32)
-    return _Product(_row_lists, functools.partial(_pattern_product, Z.indptr, indices, values))
+    return _Product(_row_lists, functools.partial(_pattern_product, Z.indptr, indices, values),
+                    functools.partial(_pattern_transposed, Z.indptr, indices, values))
 
 
 def _row_lists(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -165,7 +168,7 @@ def _minimize(Z: sp.csr_matrix, product: _Product, Y: np.ndarray, C: float, W: n
     for _ in range(MAX_NEWTON_STEPS):
         R = 1.0 - Y * margins
         # y_i r_i on the active set, 0 off it: rows off the set add exact zeros.
-        G = W - 2.0 * C * np.asarray(Z.T @ (np.maximum(R, 0.0) * Y).T).T
+        G = W - 2.0 * C * product.transposed(np.maximum(R, 0.0) * Y)
         norms = np.linalg.norm(G, axis=1)
         start = norms if start is None else start
         todo = np.flatnonzero(norms > scale * gnorm0)
@@ -263,4 +266,21 @@ def _pattern_product(indptr: np.ndarray, indices: np.ndarray, values: np.ndarray
             for t in range(start, end):
                 scatter[indices[t]] += u
         out[a] = P[k] + values * scatter
+    return out
+
+
+@numba.njit(nogil=True, cache=True)
+def _pattern_transposed(indptr: np.ndarray, indices: np.ndarray, values: np.ndarray, V: np.ndarray
+                        ) -> np.ndarray:  # pragma: no cover (numba)
+    """diag(s) B^T v_k for each row v_k of V (m, n), Z = B diag(s): a scatter of row i's pattern for each
+    nonzero V[k, i] only (the gradient's, nonzero on the active pairs: where scipy's product reads all)."""
+    out = np.zeros((V.shape[0], len(values)))
+    for k in range(V.shape[0]):
+        scatter = out[k]
+        for i in range(V.shape[1]):
+            v = V[k, i]
+            if v != 0.0:
+                for t in range(indptr[i], indptr[i + 1]):
+                    scatter[indices[t]] += v
+        out[k] = values * scatter
     return out

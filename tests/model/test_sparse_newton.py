@@ -9,6 +9,7 @@ from rfbench.model.sparse_newton import (
     _along_the_path,
     _hessian_product,
     _pattern_product,
+    _pattern_transposed,
     _row_lists,
     column_values,
     squared_hinge_paths_sparse,
@@ -166,3 +167,11 @@ def test_both_products_give_the_same_optimum():
             assert np.all(g <= tol * stopping_scale(Y) * 2.0 * C * np.linalg.norm(Z.T @ Y, axis=0))
             assert np.all(np.linalg.norm(W[j] - exact[j], axis=0) <= g + 1e-12)
         assert np.all(np.linalg.norm(paths[0][j] - paths[1][j], axis=0) <= norms[0] + norms[1])
+
+
+def test_the_pattern_transposed_product_is_scipys():
+    """Z^T v_k for rows v_k of a V with zeros (the gradient's, zero off the active pairs), against scipy's."""
+    Z, rng = column_scaled()
+    V = rng.standard_normal((3, 60)) * (rng.random((3, 60)) < 0.3)
+    np.testing.assert_allclose(_pattern_transposed(Z.indptr, Z.indices.astype(np.uint16), column_values(Z), V),
+                               (Z.T @ V.T).T, rtol=1e-12, atol=1e-12)
