@@ -200,17 +200,32 @@ def _conjugate_gradients(product: _Product, active: tuple[np.ndarray, ...], C: f
         live = live[np.sqrt(rr[live]) > stop[live]]
         if len(live) == 0:
             return X
-        HP = product.multiply(*active, live, P, 2.0 * C)
-        P_live = P[live]
-        alpha = (rr[live] / np.sum(P_live * HP, axis=1))[:, None]
-        X[live] += alpha * P_live
-        R[live] -= alpha * HP
-        rr_new = np.sum(R[live] ** 2, axis=1)
-        P[live] = R[live] + (rr_new / rr[live])[:, None] * P_live
-        rr[live] = rr_new
+        _cg_step(live, product.multiply(*active, live, P, 2.0 * C), X, R, P, rr)
     warnings.warn(f"CG did not reach its tolerance in {MAX_CG_STEPS} steps at C={C}", ConvergenceWarning,
                   stacklevel=3)
     return X
+
+
+@numba.njit(nogil=True, cache=True)
+def _cg_step(live: np.ndarray, HP: np.ndarray, X: np.ndarray, R: np.ndarray, P: np.ndarray, rr: np.ndarray
+             ) -> None:  # pragma: no cover (numba)
+    """One CG step in place for each row k = live[a] (HP[a] = H_k p_k): x += alpha p, r -= alpha H p,
+    p = r + beta p, rr = ||r||^2, in two passes over the row (numpy's fancy-indexed copies made eight)."""
+    for a in range(len(live)):
+        k = live[a]
+        pHp = 0.0
+        for j in range(P.shape[1]):
+            pHp += P[k, j] * HP[a, j]
+        alpha = rr[k] / pHp
+        rr_new = 0.0
+        for j in range(P.shape[1]):
+            X[k, j] += alpha * P[k, j]
+            R[k, j] -= alpha * HP[a, j]
+            rr_new += R[k, j] * R[k, j]
+        beta = rr_new / rr[k]
+        for j in range(P.shape[1]):
+            P[k, j] = R[k, j] + beta * P[k, j]
+        rr[k] = rr_new
 
 
 @numba.njit(nogil=True, cache=True)

@@ -7,6 +7,7 @@ from rfbench.model.liblinear import LibLinearClassifier
 from rfbench.model.newton_svc import primal_objective, squared_hinge_paths
 from rfbench.model.sparse_newton import (
     _along_the_path,
+    _cg_step,
     _hessian_product,
     _pattern_product,
     _pattern_transposed,
@@ -175,3 +176,22 @@ def test_the_pattern_transposed_product_is_scipys():
     V = rng.standard_normal((3, 60)) * (rng.random((3, 60)) < 0.3)
     np.testing.assert_allclose(_pattern_transposed(Z.indptr, Z.indices.astype(np.uint16), column_values(Z), V),
                                (Z.T @ V.T).T, rtol=1e-12, atol=1e-12)
+
+
+def test_the_cg_step_is_the_textbook_update_on_the_live_rows():
+    """x += alpha p, r -= alpha Hp, p = r + beta p (alpha = r.r / p.Hp, beta = r'.r' / r.r) on the live rows
+    only, against numpy; the other rows untouched."""
+    rng = np.random.default_rng(8)
+    X, R, P = (rng.standard_normal((4, 9)) for _ in range(3))
+    rr, live = np.sum(R * R, axis=1), np.array([2, 0])
+    HP = rng.standard_normal((2, 9))
+    alpha = (rr[live] / np.sum(P[live] * HP, axis=1))[:, None]
+    X_new, R_new = X[live] + alpha * P[live], R[live] - alpha * HP
+    rr_new = np.sum(R_new ** 2, axis=1)
+    P_new = R_new + (rr_new / rr[live])[:, None] * P[live]
+    before = [A.copy() for A in (X, R, P, rr)]
+    _cg_step(live, HP, X, R, P, rr)
+    for A, expected in zip((X[live], R[live], P[live], rr[live]), (X_new, R_new, P_new, rr_new)):
+        np.testing.assert_allclose(A, expected, rtol=1e-12)
+    for A, A0 in zip((X, R, P, rr), before):
+        np.testing.assert_array_equal(A[[1, 3]], A0[[1, 3]])
