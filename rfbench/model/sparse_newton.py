@@ -261,7 +261,7 @@ def _pattern_product(indptr: np.ndarray, indices: np.ndarray, values: np.ndarray
     Class by class over its own active rows: an active pair reads only the row's column indices (not its
     stored values; 16-bit where the columns allow), and its gathers and scatters stay within one class's
     two vectors (64 KB on GCWS letter, where the shared pass spread them over all live classes'); the
-    gather sums in four accumulators.  About 2x faster than the shared pass on GCWS's codes
+    gather sums in four accumulators.  About 2x faster than ``_hessian_product`` on GCWS's codes
     (benchmarks/README.md)."""
     out = np.zeros((len(rows), P.shape[1]))
     scaled = np.empty(P.shape[1])
