@@ -5,7 +5,17 @@ import scipy.sparse as sp
 
 from rfbench.model.liblinear import LibLinearClassifier
 from rfbench.model.newton_svc import primal_objective, squared_hinge_paths
-from rfbench.model.sparse_newton import _along_the_path, _hessian_product, squared_hinge_paths_sparse, stopping_scale
+from rfbench.model.sparse_newton import (
+    _along_the_path,
+    _cg_step,
+    _hessian_product,
+    _pattern_product,
+    _pattern_transposed,
+    _row_lists,
+    column_values,
+    squared_hinge_paths_sparse,
+    stopping_scale,
+)
 
 
 def codes(n=300, grids=6, bins=8, n_classes=4, seed=0):
@@ -106,3 +116,82 @@ def test_unsigned_indices_give_the_same_hessian_product_bit_for_bit():
     np.testing.assert_array_equal(
         _hessian_product(Z.indptr, Z.indices.astype(np.uint32), Z.data, active, rows, P, 1.3),
         _hessian_product(Z.indptr, Z.indices, Z.data, active, rows, P, 1.3))
+
+
+def column_scaled(n=60, p=30, seed=7):
+    """A random 0/1 pattern (rows of 0 to 13 entries: every remainder of the four accumulators) times one value
+    per column."""
+    rng = np.random.default_rng(seed)
+    pattern = sp.random(n, p, density=0.2, format="csr", random_state=seed)
+    pattern.data[:] = 1.0
+    return sp.csr_matrix(pattern @ sp.diags(rng.uniform(0.5, 2.0, p))), rng
+
+
+def test_column_values_describe_z_by_its_pattern_or_refuse():
+    Z, _ = column_scaled()
+    values = column_values(Z)
+    pattern = Z.copy()
+    pattern.data[:] = 1.0
+    np.testing.assert_array_equal((pattern @ sp.diags(values)).toarray(), Z.toarray())
+    Z.data[5] *= 1.5  # one entry off its column's value
+    assert column_values(Z) is None
+
+
+@pytest.mark.parametrize("rows", [[0, 1, 2, 3], [3, 1]])
+def test_the_pattern_product_is_the_stored_values_product(rows):
+    """p_k + c Z^T diag(a_k) Z p_k by Z = B diag(s) against the dense product and the stored values' product."""
+    Z, rng = column_scaled()
+    active, P = rng.random((60, 4)) < 0.5, rng.standard_normal((4, 30))
+    rows = np.array(rows)
+    out = _pattern_product(Z.indptr, Z.indices.astype(np.uint16), column_values(Z), *_row_lists(active.T), rows, P,
+                           1.3)
+    Zd = Z.toarray()
+    np.testing.assert_allclose(out, [P[k] + 1.3 * Zd.T @ (active[:, k] * (Zd @ P[k])) for k in rows],
+                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(out, _hessian_product(Z.indptr, Z.indices, Z.data, active, rows, P, 1.3),
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_both_products_give_the_same_optimum():
+    """The path by the pattern product and by the stored values (codes with a bias column: two column values)
+    against the dense Newton method at 1e-12: both meet LibLinear -s 2's rule, and as f is 1-strongly convex,
+    ||w - w*|| <= ||g(w)||; the two paths' weights are within the sum of their gradients' norms."""
+    Z, Y = codes(seed=4)
+    Z = sp.hstack([Z, np.ones((Z.shape[0], 1))], format="csr")
+    assert column_values(Z) is not None
+    Cs, tol = [0.5, 4.0, 32.0], 1e-6
+    exact = list(squared_hinge_paths(Z.toarray(), Y, Cs, tol=1e-12))
+    paths = [list(squared_hinge_paths_sparse(Z, Y, Cs, tol=tol, by_pattern=b)) for b in (True, False)]
+    for j, C in enumerate(Cs):
+        norms = [gradient_norms(Z, Y, C, path[j]) for path in paths]
+        for W, g in zip(paths, norms):
+            assert np.all(g <= tol * stopping_scale(Y) * 2.0 * C * np.linalg.norm(Z.T @ Y, axis=0))
+            assert np.all(np.linalg.norm(W[j] - exact[j], axis=0) <= g + 1e-12)
+        assert np.all(np.linalg.norm(paths[0][j] - paths[1][j], axis=0) <= norms[0] + norms[1])
+
+
+def test_the_pattern_transposed_product_is_scipys():
+    """Z^T v_k for rows v_k of a V with zeros (the gradient's, zero off the active pairs), against scipy's."""
+    Z, rng = column_scaled()
+    V = rng.standard_normal((3, 60)) * (rng.random((3, 60)) < 0.3)
+    np.testing.assert_allclose(_pattern_transposed(Z.indptr, Z.indices.astype(np.uint16), column_values(Z), V),
+                               (Z.T @ V.T).T, rtol=1e-12, atol=1e-12)
+
+
+def test_the_cg_step_is_the_textbook_update_on_the_live_rows():
+    """x += alpha p, r -= alpha Hp, p = r + beta p (alpha = r.r / p.Hp, beta = r'.r' / r.r) on the live rows
+    only, against numpy; the other rows untouched."""
+    rng = np.random.default_rng(8)
+    X, R, P = (rng.standard_normal((4, 9)) for _ in range(3))
+    rr, live = np.sum(R * R, axis=1), np.array([2, 0])
+    HP = rng.standard_normal((2, 9))
+    alpha = (rr[live] / np.sum(P[live] * HP, axis=1))[:, None]
+    X_new, R_new = X[live] + alpha * P[live], R[live] - alpha * HP
+    rr_new = np.sum(R_new ** 2, axis=1)
+    P_new = R_new + (rr_new / rr[live])[:, None] * P[live]
+    before = [A.copy() for A in (X, R, P, rr)]
+    _cg_step(live, HP, X, R, P, rr)
+    for A, expected in zip((X[live], R[live], P[live], rr[live]), (X_new, R_new, P_new, rr_new)):
+        np.testing.assert_allclose(A, expected, rtol=1e-12)
+    for A, A0 in zip((X, R, P, rr), before):
+        np.testing.assert_array_equal(A[[1, 3]], A0[[1, 3]])
