@@ -17,7 +17,7 @@ class by class over its own active rows: an active pair reads only the row's col
 scattered reads and writes stay within one class's vectors; the gradient's Z^T product scatters the
 active pairs' rows only.  Other codes take ``_hessian_product``, one pass over the rows for all
 columns, row i's stored values read once for every column whose active set holds it.  On GCWS
-letter the pattern product makes the path about 1.7x cheaper (``make bench``, section ``sparse_path``).
+letter the pattern product makes the path cheaper (its ratio: ``make bench``, section ``sparse_path``).
 
 The stopping rule is LibLinear ``-s 2``'s at ``-e tol``: column k stops at
 ||g_k(w)|| <= tol max(min(n+, n-), 1) / n ||g_k(0)||, n+ and n- its positive and negative rows; the
