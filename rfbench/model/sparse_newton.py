@@ -86,8 +86,6 @@ def squared_hinge_paths_sparse(
     """
     Z = sp.csr_matrix(Z, dtype=np.float64)
     Z.sort_indices()
-    # The Hessian products read Z through unsigned column indices: numba then skips the wraparound of
-    # negative indices on every gather and scatter (about a fifth of a product's time on GCWS codes).
     product = _product(Z, by_pattern)
     # Each column's arrays are rows of (n_columns, ...) arrays here: a column's vector over the p
     # features is then contiguous, what the products with Z gather from and scatter to.

@@ -38,8 +38,6 @@ PAPER = "askrff"
 KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
 #: Config columns that tell the points of Figures 2-3 and the cells of Table 1 apart.
 POINT = ["dataset.name", "kernel.name", "feature_map.name", "feature_map.part", "feature_map.m_over_d"]
-#: The paper's column for each dataset config (the fallback split stands in for cod-RNA).
-PAPER_DATASET = studies.PAPER_DATASET
 DATASET_ORDER = ("spambase", "ijcnn1", "letter", "cod_rna")
 #: Dataset configs in that order; fixes each dataset's colour in Figure 3.
 DATASET_CONFIGS = ("spambase", "ijcnn1", "letter", "cod_rna_stratified", "cod_rna")
@@ -280,8 +278,7 @@ def table1(runs: Path, out: Path) -> pd.DataFrame:
     trials = collect_single_runs(runs, POINT)
     trials = trials[(trials["feature_map.name"] == "identity") | (trials["m_over_d"] == TABLE1_M_OVER_D)]
     _require_points(trials, runs, f"M = {TABLE1_M_OVER_D} d")
-    trials = trials.assign(method=trials["kernel.name"], approximation=trials.apply(_approximation, axis=1),
-                           dataset=trials["dataset.name"].replace(PAPER_DATASET))
+    trials = studies.cells(trials)
     pub = load_published()
     pub = pub[pub["source"] == "Table 1"]
     keys = published.key_columns(pub)
@@ -314,12 +311,6 @@ def _paper_order(table: pd.DataFrame) -> pd.DataFrame:
 def _require_points(trials: pd.DataFrame, runs: Path, what: str) -> None:
     if trials.empty:
         raise ValueError(f"no {what} runs below {runs}; run the make target (or its sweeps) first")
-
-
-def _approximation(row: pd.Series) -> str:
-    if row["feature_map.name"] == "askrff":
-        return "Asy" if row["feature_map.part"] == "asymmetric" else "Sym"
-    return {"rff": "RBF", "identity": "Linear"}[row["feature_map.name"]]
 
 
 def _ours(table: pd.DataFrame) -> pd.Series:
@@ -402,7 +393,7 @@ def _width_claim(table: pd.DataFrame, versus: str) -> dict:
 
 def _width_cells(trials: pd.DataFrame) -> pd.DataFrame:
     """Per (dataset, kernel, approximation, M/d): d, columns, and the test accuracy's mean, sd and n in %."""
-    trials = trials.assign(approximation=trials.apply(_approximation, axis=1),
+    trials = trials.assign(approximation=studies.cells(trials)["approximation"],
                            accuracy=100 * trials["test_accuracy"])
     groups = trials.groupby(WIDTH_KEYS)
     mixed = groups["n_features"].nunique() > 1

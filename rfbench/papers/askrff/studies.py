@@ -54,8 +54,8 @@ def _published_table1(dataset: str | None = None) -> pd.DataFrame:
     return pub if dataset is None else pub[pub["dataset"] == dataset]
 
 
-def _cells(trials: pd.DataFrame) -> pd.DataFrame:
-    """``trials`` with Table 1's cell names: ``method`` (the kernel) and ``approximation``."""
+def cells(trials: pd.DataFrame) -> pd.DataFrame:
+    """``trials`` with Table 1's cell names: ``dataset`` (the paper's column), ``method``, ``approximation``."""
     part = trials.get("feature_map.part", pd.Series(index=trials.index, dtype=object))
     approximation = [{"rff": "RBF", "identity": "Linear"}.get(f, "Asy" if p == "asymmetric" else "Sym")
                      for f, p in zip(trials["feature_map.name"], part)]
@@ -95,7 +95,7 @@ def liblinear(runs: Path, out: Path) -> pd.DataFrame:
 def split_seeds(runs: Path, out: Path) -> pd.DataFrame:
     """Table 1's cells per partition, per dataset: per cell the mean over partitions of the partition means,
     their sd, range and the paper's value; ``out/split_seeds.{csv,md}``."""
-    trials = _cells(collect_single_runs(runs, SPLITS))
+    trials = cells(collect_single_runs(runs, SPLITS))
     cell = ["dataset", "method", "approximation"]
     per_split = (trials.groupby([*cell, "dataset.split.seed"])["test_accuracy"].mean()
                  .mul(100).rename("accuracy").reset_index())
@@ -131,7 +131,7 @@ def kernel_options(runs: Path, out: Path, table1: Path) -> pd.DataFrame:
     """One row per (cell, arm) of the kernel-options study: the arm's accuracy (%), ours in Table 1
     (``table1``: its ``table1.csv``) and the paper's; for the solver arm the paired shift (``-s 1`` minus
     ours at C = 32, the same trials' features); ``out/kernel_options.{csv,md}``."""
-    trials = _cells(collect_single_runs(runs, KERNEL_OPTIONS))
+    trials = cells(collect_single_runs(runs, KERNEL_OPTIONS))
     trials = trials.assign(arm=trials.apply(_arm, axis=1), solver=trials["classifier.solver"].astype(str))
     cell = ["dataset", "method", "approximation"]
     ours = pd.read_csv(table1).set_index(cell)[["mean", "published"]]
@@ -222,12 +222,12 @@ def _table1_trials(accuracy_runs: Path) -> pd.DataFrame:
     trials = collect_single_runs(accuracy_runs, ["dataset.name", "kernel.name", "feature_map.name",
                                                  "feature_map.part", "feature_map.m_over_d"])
     trials = trials[(trials["feature_map.name"] == "identity") | (trials["feature_map.m_over_d"] == 2)]
-    return _cells(trials)
+    return cells(trials)
 
 
 def _arm_trials(runs: Path, former_runs: Path) -> pd.DataFrame:
     """The study's arms: its own runs and the former Table 1's, named, with their reading."""
-    study = _cells(collect_single_runs(runs, DATA_OPTIONS)).assign(source="study")
+    study = cells(collect_single_runs(runs, DATA_OPTIONS)).assign(source="study")
     former = _table1_trials(former_runs).assign(source="former")
     trials = pd.concat([study, former], ignore_index=True)
     trials["dataset.scale"] = trials["dataset.scale"].fillna(DEFAULT_SCALE)
