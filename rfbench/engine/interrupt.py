@@ -5,6 +5,10 @@ so the runner's cleanup, e.g. removing a run folder that holds no trial, runs as
 runner notes its trials recorded and planned on the exception (:func:`note_trials`); the program then prints
 ``<prog>: interrupted after k of N trials; rerun the same command to resume`` and exits with
 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as a shell reports a killed command.
+
+The exception is not raised where raising would break the run instead of ending it (see
+:func:`_unsafe_to_raise`): there the signal is delivered again a moment later, until the main thread
+is out of that place.
 """
 from __future__ import annotations
 
@@ -42,10 +46,44 @@ class WorkerKilled(Interrupted):
 _received: int | None = None
 
 
+#: Seconds after which a signal that arrived at an unsafe place is delivered again.
+RETRY = 0.02
+
+
 def _raise(signum: int, frame: FrameType | None) -> None:
     global _received
+    if _unsafe_to_raise(frame):
+        # To the main thread itself: a signal the kernel gives to another thread would not wake it from a sleep.
+        retry = threading.Timer(RETRY, signal.pthread_kill, (threading.main_thread().ident, signum))
+        retry.daemon = True  # not a thread the exit waits for (see _busy_threads)
+        retry.start()
+        return
     _received = signum
     raise Interrupted(signum)
+
+
+def _unsafe_to_raise(frame: FrameType | None) -> bool:
+    """Whether an exception raised at ``frame`` would hang or be lost instead of ending the run.
+
+    - Inside llvmlite's LLVM lock (numba compiling a kernel or loading it from its cache): raised between
+      the lock's acquire and its callbacks, it skips the release, and the next compile, in a model's pool
+      thread, waits for the lock forever.
+    - Inside a ``__del__`` (llvmlite disposes its objects there): Python prints the exception and drops it,
+      and the run goes on as if no signal had come.
+    """
+    if _holds_llvm_lock():
+        return True
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _holds_llvm_lock() -> bool:
+    """Whether this thread holds llvmlite's lock (an RLock; False when llvmlite was never imported)."""
+    ffi = sys.modules.get("llvmlite.binding.ffi")
+    return ffi is not None and ffi.lib._lock._lock._is_owned()
 
 
 def as_interruption(err: BaseException) -> BaseException:

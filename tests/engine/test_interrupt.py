@@ -63,3 +63,52 @@ def test_a_signal_does_not_wait_for_a_models_running_fits():
     proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=50)
     assert proc.returncode == 143 and time.perf_counter() - start < 30, proc.stderr
     assert proc.stderr == "probe: interrupted before starting a trial; rerun the same command to resume\n"
+
+
+def run_probe(body: str) -> subprocess.CompletedProcess:
+    """Run ``body`` (indented under ``interruptible('probe')``) in a fresh interpreter."""
+    script = ("import os, signal, threading, time\n"
+              "from llvmlite import binding as llvm\n"
+              "from llvmlite.binding import ffi\n"
+              "from rfbench.engine import interrupt\n"
+              "with interrupt.interruptible('probe'):\n" + body)
+    return subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=25)
+
+
+def test_a_signal_inside_numbas_llvm_lock_waits_for_its_release_and_leaves_it_free():
+    """The CI hang: SIGTERM landed between llvmlite's lock acquire and its callbacks, the lock was never
+    released, and the next compile, in a pool thread, waited for it forever."""
+    proc = run_probe(
+        "    def acquired():\n"  # llvmlite calls this just after taking its lock, as numba's event hook
+        "        ffi.unregister_lock_callback(acquired, released)\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "        time.sleep(0.2)\n"
+        "    released = lambda: None\n"
+        "    ffi.register_lock_callback(acquired, released)\n"
+        "    try:\n"
+        "        llvm.get_process_triple()\n"
+        "        print('llvm answered', flush=True)\n"
+        "        time.sleep(20)\n"
+        "    finally:\n"
+        "        got = []\n"
+        "        worker = threading.Thread(target=lambda: got.append(ffi.lib._lock._lock.acquire(timeout=5)))\n"
+        "        worker.start()\n"
+        "        worker.join()\n"
+        "        print('a pool thread takes the lock' if got[0] else 'the lock is still held', flush=True)\n")
+    assert proc.returncode == 143, proc.stderr
+    assert proc.stdout == "llvm answered\na pool thread takes the lock\n"
+    assert proc.stderr == "probe: interrupted before starting a trial; rerun the same command to resume\n"
+
+
+def test_a_signal_inside_a_del_is_not_dropped():
+    """Python prints and drops an exception raised in ``__del__`` (llvmlite disposes its objects there)."""
+    proc = run_probe(
+        "    class Disposed:\n"
+        "        def __del__(self):\n"
+        "            os.kill(os.getpid(), signal.SIGTERM)\n"
+        "            time.sleep(0.2)\n"
+        "    Disposed()\n"
+        "    time.sleep(20)\n"
+        "    print('the run went on', flush=True)\n")
+    assert proc.returncode == 143 and proc.stdout == "", proc.stderr
+    assert proc.stderr == "probe: interrupted before starting a trial; rerun the same command to resume\n"
