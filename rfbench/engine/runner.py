@@ -11,7 +11,9 @@ the dataset's task, in chunks, timing each stage.  A trial's row goes to
 are skipped; a run that fails before recording any trial leaves no run directory.
 The first trial to do runs in this process; the others run in as many forked worker
 processes as the job has cores (``_trial_workers``), each with the job's BLAS threads and
-its model's folds in one thread: a trial's numbers are those of a serial run, bit for bit.
+its model's folds in one thread, except a last round that would leave most workers idle: its
+trials run here after them, one at a time on all the cores (``_last_round``).  A trial's numbers
+are those of a serial run, bit for bit.
 """
 from __future__ import annotations
 
@@ -136,12 +138,22 @@ def _run_trials(cfg: dict, data: Dataset, kernel: Kernel, out: Path, todo: list[
         # run, and the workers, forked after it, inherit its warm caches (numba's kernels, the data).
         busy = [t for t in todo[:1] if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]
         rest, workers = todo[1:], _trial_workers(cfg, len(todo) - 1)
+        rest, last = _last_round(rest, workers)
         if workers > 1:
             busy += _run_in_workers(cfg, data, kernel, out, rest, progress, workers)
         else:
             busy += [t for t in rest if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]
+        busy += [t for t in last if not _run_trial(cfg, data, kernel, out, t, progress, wait=False)]
         for t in busy:  # wait for the other process, and compute the trial if it died
             _run_trial(cfg, data, kernel, out, t, progress, wait=True)
+
+
+def _last_round(trials: list[int], workers: int) -> tuple[list[int], list[int]]:
+    """(for the workers, for this process after them): the trials of a last round that would keep at most
+    half the workers busy (GCWS letter_li's 10 trials: 1 first, 8 in two workers, 1 last), which then run
+    one at a time with all the cores' threads, not each on one core beside idle ones."""
+    alone = len(trials) % workers if workers > 1 else 0
+    return (trials[:-alone], trials[-alone:]) if 0 < 2 * alone <= workers else (trials, [])
 
 
 def _trial_workers(cfg: Mapping[str, Any], n_trials: int) -> int:

@@ -23,10 +23,13 @@ The stopping rule is LibLinear ``-s 2``'s at ``-e tol``: column k stops at
 ||g_k(w)|| <= tol max(min(n+, n-), 1) / n ||g_k(0)||, n+ and n- its positive and negative rows; the
 result is then that of ``LibLinear -s 2 -e tol`` to the same tolerance (the problem is strictly
 convex: the same minimizer), whatever the start.  Each direction's CG stops at
-``||r|| <= min(0.5, sqrt(||g|| / ||g_start||)) ||g||``, g_start the gradient where this C's Newton steps
-start (a forcing term: loose far from this C's optimum, tight near it; measured against ||g(0)||, as
-before, the first step of each warm-started C was solved as tightly as its last), and the step length
-is the exact minimizer along it (``newton_svc.line_search``).  Each C after the first starts from the
+``||r|| <= min(0.5, max(sqrt(||g|| / ||g_start||), g_stop / ||g||)) ||g||``, g_start the gradient where
+this C's Newton steps start (a forcing term: loose far from this C's optimum, tight near it; measured
+against ||g(0)||, as before, the first step of each warm-started C was solved as tightly as its last),
+g_stop the stopping rule's bound on ||g||: the CG's residual r = H s + g is the gradient the quadratic
+model predicts after the step, so a last step is not solved beyond what the rule asks of the gradient
+(the rule itself still decides when to stop).  The step length is the exact minimizer along the
+direction (``newton_svc.line_search``).  Each C after the first starts from the
 last C's solution moved along the path's last step, w(C_j) - w(C_j-1), to the exact minimizer of the
 new f on that line when it lies ahead (a start: the optimum is the same).  The two cut the products a
 letter fold's path makes by about a fifth (``make bench``, section ``sparse_path``; benchmarks/README.md).
@@ -172,10 +175,11 @@ def _minimize(Z: sp.csr_matrix, product: _Product, Y: np.ndarray, C: float, W: n
         G = W - 2.0 * C * product.transposed(np.maximum(R, 0.0) * Y)
         norms = np.linalg.norm(G, axis=1)
         start = norms if start is None else start
-        todo = np.flatnonzero(norms > scale * gnorm0)
+        bound = scale * gnorm0
+        todo = np.flatnonzero(norms > bound)
         if len(todo) == 0:
             return
-        forcing = np.minimum(0.5, np.sqrt(norms[todo] / start[todo]))
+        forcing = np.minimum(0.5, np.maximum(np.sqrt(norms[todo] / start[todo]), bound[todo] / norms[todo]))
         S = _conjugate_gradients(product, product.active(R[todo] > 0), C, -G[todo], forcing * norms[todo])
         D = np.asarray(Z @ S.T).T
         for j, k in enumerate(todo):
@@ -300,3 +304,4 @@ def _pattern_transposed(indptr: np.ndarray, indices: np.ndarray, values: np.ndar
                     scatter[indices[t]] += v
         out[k] = values * scatter
     return out
+

@@ -12,9 +12,9 @@ from tests.engine.test_runner import compose_cfg
 
 
 def test_trials_in_worker_processes_record_what_a_serial_run_records(tmp_path, monkeypatch):
-    """Trials after the first run in forked workers (here 2 of them) and are recorded bit for bit as a
-    serial run records them: the same rows (timings aside) and grid scores."""
-    overrides = ("classifier=liblinear", "classifier.log2_C=[-1,0,1]", "classifier.cv=2", "experiment.trials=3",
+    """Trials after the first run in forked workers (here 2 of them), a last one alone here after them, and
+    are recorded bit for bit as a serial run records them: the same rows (timings aside) and grid scores."""
+    overrides = ("classifier=liblinear", "classifier.log2_C=[-1,0,1]", "classifier.cv=2", "experiment.trials=4",
                  "experiment.blas_threads=2")
     real = runner._trial
 
@@ -24,7 +24,7 @@ def test_trials_in_worker_processes_record_what_a_serial_run_records(tmp_path, m
 
     monkeypatch.setattr(runner, "_trial", trial_with_pid)
     parallel = runner.run(compose_cfg(tmp_path / "parallel", *overrides))
-    assert parallel.loc[0, "pid"] == os.getpid() and os.getpid() not in set(parallel.loc[1:, "pid"])
+    assert list(parallel.loc[[0, 3], "pid"]) == [os.getpid()] * 2 and os.getpid() not in set(parallel.loc[1:2, "pid"])
     monkeypatch.setattr(runner, "_trial_workers", lambda cfg, n_trials: 1)
     serial = runner.run(compose_cfg(tmp_path / "serial", *overrides))
     assert set(serial["pid"]) == {os.getpid()}
@@ -39,6 +39,15 @@ def test_trials_in_worker_processes_record_what_a_serial_run_records(tmp_path, m
                                                                    (2, 9, 2), (2, 1, 1), (1, 9, 1), (4, 3, 3)])
 def test_trials_run_in_one_worker_per_core_of_the_job(blas_threads, n_trials, workers):
     assert runner._trial_workers({"experiment": {"blas_threads": blas_threads}}, n_trials) == workers
+
+
+@pytest.mark.parametrize(("n_trials", "workers", "in_workers", "last"), [
+    (9, 2, 8, 1), (8, 2, 8, 0), (2, 2, 2, 0), (5, 1, 5, 0), (9, 4, 8, 1), (10, 4, 8, 2), (11, 4, 11, 0)])
+def test_a_last_round_keeping_at_most_half_the_workers_busy_runs_alone_on_all_cores(n_trials, workers, in_workers,
+                                                                                     last):
+    trials = list(range(1, n_trials + 1))
+    assert runner._last_round(trials, workers) == (trials[:in_workers], trials[in_workers:])
+    assert len(trials[in_workers:]) == last
 
 
 @pytest.mark.parametrize(("copies", "workers"), [(0.5, 1), (1.5, 1), (2.5, 2), (10, 4)])

@@ -276,6 +276,21 @@ def test_newton_class_blocks_do_not_depend_on_threads_and_match_classes_solved_a
     np.testing.assert_allclose(alone.coef_, fits[0].coef_, rtol=1e-7, atol=1e-9 * np.abs(alone.coef_).max())
 
 
+def test_the_iterative_paths_class_blocks_give_the_weights_of_all_classes_solved_together(monkeypatch):
+    """On sparse codes the blocks are jobs too (both threads busy through 5 folds and the refit); each
+    column is its own problem, so any blocks and threads give the same bits."""
+    monkeypatch.setattr(rc, "MAX_NEWTON_FEATURES", 12)
+    X, y = noisy_problem(n=420, d=12, n_classes=7)
+    fits = []
+    for block, n_jobs in ((7, 1), (3, 2), (2, 3)):
+        monkeypatch.setattr(rc, "NEWTON_BLOCK", block)
+        fits.append(LibLinearClassifier(solver="newton", random_state=0, n_jobs=n_jobs).fit(sp.csr_matrix(X), y))
+    assert fits[0].model_path_.startswith("newton iterative")
+    for fit in fits[1:]:
+        np.testing.assert_array_equal(fit.cv_scores_, fits[0].cv_scores_)
+        np.testing.assert_array_equal(fit.coef_, fits[0].coef_)
+
+
 @pytest.mark.parametrize("solver, n_jobs", [(1, 1), (2, 2), ("newton", 2)])
 def test_progress_counts_every_fit_up_to_the_refit(solver, n_jobs):
     X, y = noisy_problem(n_classes=3)

@@ -52,6 +52,29 @@ def test_the_path_reaches_the_dense_newton_optimum_by_liblinears_rule():
             assert f_star <= f * (1 + 1e-12) and f <= f_star * (1 + 1e-9)
 
 
+def test_no_cg_solves_a_step_beyond_what_the_stopping_rule_asks_of_the_gradient(monkeypatch):
+    """Each CG stops at ||r|| <= max(forcing, g_stop / ||g||) ||g|| (at most half ||g||): r is the gradient
+    the quadratic model predicts after the step, so no stop lies below the rule's bound g_stop; the path
+    still meets the rule."""
+    from rfbench.model import sparse_newton
+    Z, Y = codes(seed=2)
+    Cs, tol = [0.25, 4.0, 64.0], 1e-6
+    g0 = np.linalg.norm(Z.T @ Y, axis=0)
+    seen, solve = [], sparse_newton._conjugate_gradients
+
+    def recorded(product, active, C, B, stop):
+        seen.append((C, np.linalg.norm(B, axis=1), stop))
+        return solve(product, active, C, B, stop)
+
+    monkeypatch.setattr(sparse_newton, "_conjugate_gradients", recorded)
+    ours = list(squared_hinge_paths_sparse(Z, Y, Cs, tol=tol))
+    for C, norms, stop in seen:  # the smallest column bound: B's rows are the columns still above theirs
+        lowest = (tol * stopping_scale(Y) * 2.0 * C * g0).min()
+        assert np.all(stop >= np.minimum(0.5 * norms, lowest) * (1 - 1e-12))
+    for C, W in zip(Cs, ours):
+        assert np.all(gradient_norms(Z, Y, C, W) <= tol * stopping_scale(Y) * 2.0 * C * g0)
+
+
 def test_the_start_changes_the_result_only_within_the_tolerance():
     Z, Y = codes(seed=1)
     (cold,) = squared_hinge_paths_sparse(Z, Y, [16.0], tol=1e-10)
