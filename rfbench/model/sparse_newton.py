@@ -168,14 +168,13 @@ def _minimize(Z: sp.csr_matrix, product: _Product, Y: np.ndarray, C: float, W: n
               gnorm0: np.ndarray, scale: np.ndarray) -> None:
     """Newton-CG steps on the rows w_k of W (labels Y[k]; in place, with their margins Z w_k) until each
     ||g_k|| <= scale[k] ||g_k(0)|| (``gnorm0``)."""
-    start = None
+    start, bound = None, scale * gnorm0
     for _ in range(MAX_NEWTON_STEPS):
         R = 1.0 - Y * margins
         # y_i r_i on the active set, 0 off it: rows off the set add exact zeros.
         G = W - 2.0 * C * product.transposed(np.maximum(R, 0.0) * Y)
         norms = np.linalg.norm(G, axis=1)
         start = norms if start is None else start
-        bound = scale * gnorm0
         todo = np.flatnonzero(norms > bound)
         if len(todo) == 0:
             return
@@ -304,4 +303,3 @@ def _pattern_transposed(indptr: np.ndarray, indices: np.ndarray, values: np.ndar
                     scatter[indices[t]] += v
         out[k] = values * scatter
     return out
-
