@@ -8,7 +8,8 @@ on the training split, measures the relative Gram error ||K - K~|| / ||K|| (norm
 the features (its hyperparameters chosen over its grid) and scores the test split by
 the dataset's task, in chunks, timing each stage.  A trial's row goes to
 ``trials.csv``, its grid scores to ``grid.csv``.  Trials already in ``trials.csv``
-are skipped; a run that fails before recording any trial leaves no run directory.
+are skipped; a run that fails before recording any trial leaves no run directory (one it found, such as a
+committed config-only folder, it leaves as it was).
 The first trial to do runs in this process; the others run in as many forked worker
 processes as the job has cores (``_trial_workers``), each with the job's BLAS threads and
 its model's folds in one thread, except a last round that would leave most workers idle: its
@@ -75,6 +76,7 @@ def _run(cfg: dict, start: float) -> pd.DataFrame:
         for path in (out, index, records.gzipped(index), grid, records.gzipped(grid)):  # what a resume reads and writes
             records.inside(Path(cfg["experiment"]["results_dir"]), path)
         new = [p for p in out.parents if not p.exists()]  # innermost first
+        found = out.exists()  # e.g. a committed config-only folder: a failure here must not delete it
         out.mkdir(parents=True, exist_ok=True)
         try:
             with _log_to(out / "run.log"):
@@ -86,7 +88,8 @@ def _run(cfg: dict, start: float) -> pd.DataFrame:
                 trials = cfg["experiment"]["trials"]
                 interrupt.note_trials(err, len(records.recorded(out / "trials.csv") & set(range(trials))), trials)
             with contextlib.suppress(OSError, records.RecordError):  # the error being raised says what is wrong
-                _remove_if_no_trials(out, new)
+                if not found:
+                    _remove_if_no_trials(out, new)
             if err is caught:
                 raise
             raise err from caught

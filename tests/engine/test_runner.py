@@ -38,6 +38,22 @@ def test_a_run_failing_before_its_first_trial_leaves_no_run_dir(tmp_path, monkey
     assert list(tmp_path.iterdir()) == []  # nor the folders made for it
 
 
+@pytest.mark.parametrize("error", [RuntimeError("a bug"), KeyboardInterrupt()])
+def test_a_run_failing_before_its_first_trial_keeps_a_folder_it_found(tmp_path, monkeypatch, error):
+    """A run folder that was there before (a committed config-only placeholder of a run still to compute) keeps
+    its config.yaml byte for byte when the run fails before its first trial: the run removes only what it made."""
+    cfg = compose_cfg(tmp_path)
+    out = records.run_dir(cfg)
+    out.mkdir(parents=True)
+    records.write_config(out, cfg)
+    placeholder = (out / records.CONFIG).read_bytes()
+    monkeypatch.setattr(runner, "_trial", failing_after(0, error))
+    with pytest.raises(type(error)):
+        runner.run(cfg)
+    assert (out / records.CONFIG).read_bytes() == placeholder
+    assert not records.recorded(out / "trials.csv")
+
+
 def test_a_run_failing_after_a_trial_keeps_it(tmp_path, monkeypatch):
     cfg = compose_cfg(tmp_path)
     monkeypatch.setattr(runner, "_trial", failing_after(1, RuntimeError("a bug")))
