@@ -299,9 +299,17 @@ def published_uncertainty(row: pd.Series, rules: Rules, printed_half: float, tri
     return float(np.sqrt(np.sum(np.square(terms))))
 
 
-def judge(difference: float, u_ours: float, u_published: float, higher_is_better: bool) -> tuple[str, float]:
+def judge(difference: float, u_ours: float, u_published: float) -> tuple[str, float]:
     """The verdict of a comparable cell and its threshold ``K sqrt(u_ours^2 + u_published^2)``: it agrees when
-    the difference is at most the threshold (equality included)."""
+    the difference is at most the threshold (equality included).
+
+    Raises
+    ------
+    ValueError
+        For an uncertainty that is not a number >= 0 (a NaN would judge every difference beyond it).
+    """
+    if not (u_ours >= 0 and u_published >= 0):
+        raise ValueError(f"u_ours = {u_ours}, u_published = {u_published}: an uncertainty must be a number >= 0")
     threshold = K * float(np.hypot(u_ours, u_published))
     if abs(difference) <= threshold:
         return AGREES, threshold
@@ -392,7 +400,10 @@ def _cell_record(row: pd.Series, paper: str, rules: Rules, printed_half: float, 
         obtainable = rules.not_obtainable(row)
         return {**record, "verdict": NOT_YET if obtainable is None else NOT_OBTAINABLE,
                 "reason": rules.not_yet(row) if obtainable is None else obtainable}
-    verdict, threshold = judge(record["difference"], u_ours, u_pub, METRICS[row["metric"]].higher_is_better)
+    try:
+        verdict, threshold = judge(record["difference"], u_ours, u_pub)
+    except ValueError as err:  # e.g. a measured spread whose record has no sd for the cell
+        raise ValueError(f"{paper} {row['source']}, {record['cell']} (u_ours by {how or 'no rule'}): {err}") from None
     record["threshold"] = threshold
     difference = rules.not_comparable(row)
     if verdict == AGREES:  # decided first: a cell that agrees agrees, its named difference kept as the reason

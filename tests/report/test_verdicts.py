@@ -5,7 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rfbench.report import compare, verdicts
+from rfbench.engine.records import RecordError
+from rfbench.report import compare, published, verdicts
 from rfbench.report.verdicts import EXPLAINED, UNEXPLAINED, Cause, Rules, Spread
 
 
@@ -26,6 +27,19 @@ def test_every_published_number_of_every_paper_has_its_printed_resolution():
         assert len(table) and (table["half_unit"] > 0).all()
 
 
+def test_the_printed_resolution_reads_a_published_csv_as_load_does(tmp_path, monkeypatch):
+    """A space after each comma and a quoted note with a comma are a valid published.csv (load strips them):
+    each number's resolution is still that of its printed text, on its line of the file."""
+    path = tmp_path / "published.csv"
+    path.write_text('# toy\n# sd trials: Table 1 = 10: "over 10 trials"\n'
+                    "paper, source, dataset, method, metric, value, sd, unit, note\n"
+                    'toy, Table 1, spambase, rff, test accuracy, 90.5, , %, "as printed, one run"\n'
+                    "toy, Table 1, letter, rff, test accuracy, 72.54, 0.03, %,\n")
+    monkeypatch.setattr(published, "path_of", lambda paper: path)
+    table = verdicts.printed_resolution("toy")
+    assert table[["dataset", "half_unit", "line"]].values.tolist() == [["spambase", 0.05, 4], ["letter", 0.005, 5]]
+
+
 def _cell(**values) -> pd.Series:
     row = {"source": "Table 1", "dataset": "d", "method": "m", "metric": "test accuracy", "unit": "%", "mean": 90.0,
            "sd": np.nan, "n": 1, "published": 90.0, "published_sd": np.nan, "note": ""}
@@ -34,12 +48,25 @@ def _cell(**values) -> pd.Series:
 
 def test_the_uncertainty_rule_branch_by_branch():
     plain = Rules(label=lambda row: "c")
-    # n >= 2: the standard error over trials
+    # n >= 2: the standard error over trials, from two trials on
     assert verdicts.ours_uncertainty(_cell(sd=0.4, n=4), plain) == (pytest.approx(0.2), "sd / sqrt(4)")
-    # one run of an accuracy: the binomial standard error over the test rows, in the cell's unit (%)
-    binomial = Rules(label=lambda row: "c", n_test=lambda row: 400)
-    u, rule = verdicts.ours_uncertainty(_cell(mean=90.0), binomial)
-    assert u == pytest.approx(100 * np.sqrt(0.9 * 0.1 / 400)) and rule == "binomial, n_test = 400"
+    assert verdicts.ours_uncertainty(_cell(sd=0.4, n=2), plain) == (pytest.approx(0.4 / np.sqrt(2)), "sd / sqrt(2)")
+    # one run of an accuracy: the binomial standard error over the test rows, in the cell's unit (%); the test size
+    # is the cell's own (a function of its row)
+    binomial = Rules(label=lambda row: "c", n_test=lambda row: {"d": 400}[row["dataset"]])
+    one_run = (pytest.approx(100 * np.sqrt(0.9 * 0.1 / 400)), "binomial, n_test = 400")
+    assert verdicts.ours_uncertainty(_cell(mean=90.0), binomial) == one_run
+    # one run whatever its sd says (an sd of one value is no spread), or with no count of runs at all
+    assert verdicts.ours_uncertainty(_cell(mean=90.0, sd=0.0), binomial) == one_run
+    assert verdicts.ours_uncertainty(_cell(mean=90.0, n=np.nan), binomial) == one_run
+    # the binomial term is a proportion's: another metric of a cell with a test size keeps the stated tolerance
+    error = verdicts.ours_uncertainty(_cell(metric="relative error", unit="fraction", mean=0.03, published=0.04),
+                                      binomial)
+    assert error == (pytest.approx(verdicts.RELATIVE_TOLERANCE * 0.04),
+                     "deterministic, one run: 1% of the published value")
+    # a cell not run has no uncertainty and no rule
+    u, rule = verdicts.ours_uncertainty(_cell(mean=np.nan, n=np.nan), binomial)
+    assert np.isnan(u) and rule == ""
 
 
 def test_a_deterministic_one_run_cell_gets_the_stated_tolerance_and_a_measured_spread_wins():
@@ -47,17 +74,26 @@ def test_a_deterministic_one_run_cell_gets_the_stated_tolerance_and_a_measured_s
     u, rule = verdicts.ours_uncertainty(error, Rules(label=lambda row: "c"))
     assert u == pytest.approx(verdicts.RELATIVE_TOLERANCE * 0.0367) and u > 0 and "deterministic" in rule
     measured = Spread(0.001, "scramble seeds", "qmc/table2/spread.csv")
-    u, rule = verdicts.ours_uncertainty(error, Rules(label=lambda row: "c", spread=lambda row: measured))
+    spread = Rules(label=lambda row: "c", spread=lambda row: measured if row["dataset"] == "d" else None)
+    u, rule = verdicts.ours_uncertainty(error, spread)
     assert u == 0.001 and rule == "scramble seeds (record: qmc/table2/spread.csv)"
+    # a spread measured by a make target is named as one, not as a record path
+    made = Rules(label=lambda row: "c", spread=lambda row: Spread(0.002, "sigma sweep", "make qmc-sigma"))
+    assert verdicts.ours_uncertainty(error, made) == (0.002, "sigma sweep (make qmc-sigma)")
+    # no published value to take a fraction of: a deterministic cell is exact (its record says "no published value")
+    unpublished = _cell(metric="relative error", unit="fraction", mean=0.03, published=np.nan)
+    assert verdicts.ours_uncertainty(unpublished, Rules(label=lambda row: "c")) == (0.0, "deterministic, one run")
 
 
 def test_the_partition_spread_is_added_to_every_cell_of_its_table_alike():
     rules = Rules(label=lambda row: "c", n_test=lambda row: 400,
-                  partition=lambda source, dataset: Spread(0.3, "split seeds", "p/s.csv") if dataset == "d" else None)
+                  partition=lambda source, dataset: Spread(0.3, "split seeds", "p/s.csv")
+                  if (source, dataset) == ("Table 1", "d") else None)
     for cell, alone in ((_cell(sd=0.4, n=4), 0.2), (_cell(mean=90.0), 100 * np.sqrt(0.9 * 0.1 / 400))):
         u, rule = verdicts.ours_uncertainty(cell, rules)
         assert u == pytest.approx(np.hypot(alone, 0.3)) and rule.endswith("partition: split seeds (record: p/s.csv)")
         assert verdicts.ours_uncertainty(cell.replace({"d": "other"}), rules)[0] == pytest.approx(alone)
+        assert verdicts.ours_uncertainty(cell.replace({"Table 1": "Table 2"}), rules)[0] == pytest.approx(alone)
 
 
 def test_the_binomial_term_has_a_continuity_floor_at_a_perfect_score():
@@ -80,20 +116,31 @@ def test_a_printed_value_has_its_rounding_as_a_uniform_term_and_a_one_run_accura
     error = _cell(metric="relative error", unit="%", published=7.5)
     assert verdicts.published_uncertainty(error, Rules(label=lambda row: "c"), 0.05, {}) == \
         pytest.approx(0.05 / np.sqrt(3))
+    binomial = Rules(label=lambda row: "c", n_test=lambda row: {"d": 200}[row["dataset"]])
     accuracy = _cell(published=100.0)  # the paper's one-run perfect score: binomial with its floor, and rounding
-    u = verdicts.published_uncertainty(accuracy, Rules(label=lambda row: "c", n_test=lambda row: 200), 0.05, {})
+    u = verdicts.published_uncertainty(accuracy, binomial, 0.05, {})
     assert u == pytest.approx(np.hypot(100 * verdicts.binomial_se(1.0, 200), 0.05 / np.sqrt(3)))
+    u = verdicts.published_uncertainty(_cell(published=90.0), binomial, 0.05, {})  # 90 % is the proportion 0.9
+    assert u == pytest.approx(np.hypot(100 * np.sqrt(0.9 * 0.1 / 200), 0.05 / np.sqrt(3)))
+
+
+def test_a_published_value_the_file_does_not_hold_has_the_rounding_of_its_shortest_form():
+    """A cell whose published value is not in the paper's published.csv (no printed resolution): its
+    shortest repr stands for its print, 0.0367 -> half of 1e-4."""
+    error = _cell(metric="relative error", unit="fraction", published=0.0367)
+    assert verdicts.published_uncertainty(error, Rules(label=lambda row: "c"), np.nan, {}) == \
+        pytest.approx(5e-5 / np.sqrt(3))
 
 
 def test_judge_agrees_at_the_threshold_itself_and_not_beyond():
-    verdict, threshold = verdicts.judge(0.5, 0.3, 0.4, higher_is_better=True)
+    verdict, threshold = verdicts.judge(0.5, 0.3, 0.4)
     assert (verdict, threshold) == ("agrees", 1.0)
-    assert verdicts.judge(1.0, 0.3, 0.4, True)[0] == "agrees"  # |d| == K sqrt(0.3^2 + 0.4^2) exactly: <=, not <
-    assert verdicts.judge(-1.0, 0.3, 0.4, True)[0] == "agrees"
-    assert verdicts.judge(np.nextafter(1.0, 2.0), 0.3, 0.4, True)[0] == "higher"
-    assert verdicts.judge(-1.01, 0.3, 0.4, True)[0] == "lower"
+    assert verdicts.judge(1.0, 0.3, 0.4)[0] == "agrees"  # |d| == K sqrt(0.3^2 + 0.4^2) exactly: <=, not <
+    assert verdicts.judge(-1.0, 0.3, 0.4)[0] == "agrees"
+    assert verdicts.judge(np.nextafter(1.0, 2.0), 0.3, 0.4)[0] == "higher"
+    assert verdicts.judge(-1.01, 0.3, 0.4)[0] == "lower"
     for u_ours, u_pub in ((0.0, 5e-9), (1.3, 0.005), (0.1, 2.0)):
-        assert verdicts.judge(0.0, u_ours, u_pub, True)[1] >= max(u_ours, u_pub)
+        assert verdicts.judge(0.0, u_ours, u_pub)[1] >= max(u_ours, u_pub)
 
 
 def test_agrees_is_decided_before_not_comparable():
@@ -133,6 +180,38 @@ def _rules() -> Rules:
 #: An explained cause with the numbers it read from its record (validated: an explanation carries them).
 MULTICLASS = Cause(EXPLAINED + "the multi-class study (record: askrff/table1/multiclass.csv)",
                    "askrff/table1/multiclass.csv (dataset letter): one-vs-rest = 72.5")
+
+
+def _qmc_table() -> pd.DataFrame:
+    """A comparison table of two of qmc's published cells at s = 100, each printed without a ±: Table 1's cpu
+    halton relative error 0.0367 (Table 1 cites its trials) and Table 2's cpu weighted_b4 box discrepancy 1.67e-8."""
+    pub = published.load(published.path_of("qmc"))
+    cells = {("Table 1", "halton"), ("Table 2", "weighted_b4")}
+    pub = pub[[(row["source"], row["method"]) in cells and row["s"] == "100" for _, row in pub.iterrows()]]
+    return compare.compare(pub, pub[["dataset", "method", "s", "metric", "unit"]].assign(mean=0.0, sd=np.nan, n=1))
+
+
+@pytest.mark.parametrize(("paper", "method", "column", "value", "says"), [
+    # a change far below pandas' default tolerances (relative 1e-5, absolute 1e-8) is a change: only the round-off
+    # of one float is the same value
+    ("askrff", "linear", "published", 90.2605, r"published 90.2605 but .*, column value says 90.261;"),
+    ("qmc", "weighted_b4", "published", 1.66e-8, r"published 1.66e-08 but .*, column value says 1.67e-08;"),
+    # a ± the file no longer has (judged with it, the cell's u_published would be the sd over Table 1's 10 trials),
+    # or has and the table lacks: a missing number is named as blank
+    ("qmc", "halton", "published_sd", 0.001, r"published_sd 0.001 but .*, column sd says blank;"),
+    ("askrff", "linear", "published_sd", np.nan, r"published_sd blank but .*, column sd says 0.12;"),
+])
+def test_a_table_whose_published_numbers_differ_at_all_from_the_file_is_refused_as_stale(paper, method, column,
+                                                                                          value, says):
+    """The refusal names where (a table with no path: "a comparison table"), the line, both numbers and the fix."""
+    table = _table() if paper == "askrff" else _qmc_table()
+    rules = Rules(label=lambda row: row["dataset"])
+    verdicts.cell_records(table, paper, rules)  # as drawn, the table is current
+    at = int(np.flatnonzero((table["method"] == method) & table["dataset"].isin(["spambase", "cpu"]))[0])
+    table.loc[at, column] = value
+    with pytest.raises(RecordError, match=rf"^a comparison table, line {at + 2}: {says} the table is stale: rerun "
+                                          rf"`make {paper}`"):
+        verdicts.cell_records(table, paper, rules)
 
 
 def test_cells_get_their_category_reason_and_cause():
@@ -260,3 +339,13 @@ def test_chance_counts_the_disagreements_of_cells_compared_like_for_like():
     assert said["compared"] == 40 and said["observed"] == 2
     assert said["expected"] == pytest.approx(40 * p)
     assert said["bound"] == 4  # the 95 % quantile of Binomial(40, 0.0455): P(X <= 3) < 0.95 <= P(X <= 4)
+
+
+def test_a_cell_whose_measured_spread_is_nan_is_refused_naming_the_cell():
+    """A spread record with a blank sd must stop the report, not judge the cell "lower" against a NaN threshold."""
+    rules = Rules(label=lambda row: "cpu halton s=100",
+                  spread=lambda row: Spread(np.nan, "scramble seeds", "qmc/x.csv"))
+    cell = _cell(metric="relative error", unit="fraction", mean=0.0367, published=0.0367)
+    with pytest.raises(ValueError, match=r"qmc Table 1, cpu halton s=100 \(u_ours by scramble seeds \(record: "
+                                         r"qmc/x.csv\)\): u_ours = nan.*must be a number >= 0"):
+        verdicts.cell_records(pd.DataFrame([cell]), "qmc", rules)
