@@ -59,25 +59,34 @@ def test_block_size_does_not_change_the_error(kernel):
     np.testing.assert_allclose(errors, direct, rtol=0, atol=1e-10)
 
 
-def test_memory_is_independent_of_the_number_of_features():
-    """2 * 20000 features of 200 points would take 64 MB; blocks of 256 need about 4 MB.
+@pytest.mark.parametrize(("other", "M"), [(False, 20000), (True, 4096)], ids=["K(X,X)", "K(X,Y)"])
+def test_memory_is_independent_of_the_number_of_features(other, M):
+    """2 * 20000 features of 200 points would take 64 MB (13 MB for 4096); blocks of 256 need about 4 MB.
 
-    The error is held to its expectation: K~_ij is the mean of M = 20000 independent
-    cos(w . d_ij), of variance (1 + k(2 d_ij) - 2 k(d_ij)^2) / (2M), so E||K - K~||_F^2 is the
-    sum of these (0.0234 ||K||_F squared here). Its own generator keeps the points the same
-    whichever tests ran before (the module's RNG gave 0.0206 in another order).
+    The error is held to its expectation: K~_ij is the mean of M independent cos(w . d_ij), of
+    variance (1 + k(2 d_ij) - 2 k(d_ij)^2) / (2M), so E||K - K~||_F^2 is the sum of these (0.0234
+    ||K||_F squared here for M = 20000). Its own generator keeps the points the same whichever tests
+    ran before (the module's RNG gave 0.0206 in another order). K(X,Y), with Y a copy of X, takes
+    the general product, which honours ``block_size`` as well (blocks of the default 1024
+    frequencies would take about 15 MB).
     """
     U = np.random.default_rng(4).normal(size=(200, 4))
-    rff = GaussianRFF(n_components=20000, random_state=3).fit(U)
+    V = U.copy()
+    rff = GaussianRFF(n_components=M, random_state=3).fit(U)
     sq_dist = cdist(U, U, "sqeuclidean")
     K = np.exp(-sq_dist / 2)
-    expected = np.sqrt(np.sum(1 + np.exp(-2 * sq_dist) - 2 * K**2) / (2 * 20000)) / np.linalg.norm(K)
+    expected = np.sqrt(np.sum(1 + np.exp(-2 * sq_dist) - 2 * K**2) / (2 * M)) / np.linalg.norm(K)
     tracemalloc.start()
     try:
-        error = relative_gram_error(K, rff, U, block_size=256)
+        if other:
+            G = approximate_gram(rff, U, V, block_size=256)
+        else:
+            error = relative_gram_error(K, rff, U, block_size=256)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+    if other:
+        error = np.linalg.norm(K - G) / np.linalg.norm(K)
     assert 0.5 * expected < error < 1.5 * expected, (error, expected)
     assert peak < 8 * 2**20, peak
 
@@ -88,6 +97,17 @@ def test_relative_gram_error_rejects_bad_K():
         relative_gram_error(np.ones((30, 29)), rff, X)
     with pytest.raises(ValueError, match="K is all zeros"):
         relative_gram_error(np.zeros((30, 30)), rff, X)
+
+
+def test_a_float32_K_is_compared_in_float64():
+    """K is converted to float64 first: its norms and K - K~ in float32 would be some 1e-8 off."""
+    K = np.exp(-cdist(X, X, "sqeuclidean") / 2).astype(np.float32)
+    K64 = K.astype(np.float64)  # the same values
+    rff = GaussianRFF(n_components=25, random_state=1).fit(X)
+    residual = K64 - dense_gram(rff, X, X)
+    errors = relative_gram_errors(K, rff, X, norms=NORMS)
+    assert errors["fro"] == pytest.approx(np.linalg.norm(residual) / np.linalg.norm(K64), rel=1e-12)
+    assert errors["spectral"] == pytest.approx(np.linalg.norm(residual, 2) / np.linalg.norm(K64, 2), rel=1e-12)
 
 
 def test_accuracy():
@@ -108,15 +128,30 @@ def test_the_test_scores_of_each_task():
         test_scores("regression", [0.0, 0.0], [1.0, 2.0])
     with pytest.raises(ValueError, match=r"equal length, got shapes \(2,\) and \(3,\)"):
         test_scores("regression", [1.0, 2.0], [1.0, 2.0, 3.0])
+    # One test point is a sample (residual 1, ||y_true|| = 2); none is refused.
+    assert test_scores("regression", [2.0], [3.0]) == {"test_relative_error": 0.5, "test_rmse": 1.0}
+    with pytest.raises(ValueError, match=r"non-empty .* got shapes \(0,\) and \(0,\)"):
+        test_scores("regression", [], [])
+
+
+def test_float32_targets_are_scored_by_their_values():
+    """Targets and predictions are converted to float64 first: ||y_true|| summed in float32 would be 1e-8 off."""
+    rng = np.random.default_rng(5)
+    y_true, y_pred = rng.normal(size=(2, 1000)).astype(np.float32)
+    expected = test_scores("regression", y_true.astype(np.float64), y_pred.astype(np.float64))
+    assert test_scores("regression", y_true, y_pred) == expected
 
 
 class _ShuffledBlocks(IdentityMap):
-    """Factor pairs without structure: L = X[:, :2], R = X[:, 2:] and back."""
+    """Factor pairs without structure: L = X[:, :2], R = X[:, 2:] and back, then pairs of odd widths 1 and 3
+    (no halves: the sine block's test must not split them)."""
 
     def gram_blocks(self, X, Y=None, block_size=1):
         X, Y = self._validate_pair(X, Y)
         yield X[:, :2], Y[:, 2:]
         yield X[:, 2:], Y[:, :2]
+        yield X[:, :1], Y[:, 3:]
+        yield X[:, 1:], Y[:, :3]
 
 
 class _SwappedHalves(IdentityMap):
@@ -144,16 +179,22 @@ def test_symmetric_shortcuts_equal_the_general_product(fmap):
     np.testing.assert_allclose(approximate_gram(fmap, X, block_size=7), approximate_gram(fmap, X, X.copy()), atol=1e-13)
 
 
-@pytest.mark.parametrize("other", [False, True], ids=["K(X,X)", "K(X,Y)"])
-def test_the_gram_is_summed_in_place_without_a_temporary_per_block(other):
+@pytest.mark.parametrize(
+    ("kind", "other"), [("rff", False), ("rff", True), ("askrff", False)], ids=["K(X,X)", "K(X,Y)", "askrff-K(X,X)"]
+)
+def test_the_gram_is_summed_in_place_without_a_temporary_per_block(kind, other):
     """K~(X, Y) is one Fortran-ordered (n_x, n_y) buffer updated in place by BLAS; K~(X, X) three (the general
     sum, the rank-k updates, the skew part). A copy of a buffer per block (BLAS given a C-ordered one, or not
-    allowed to overwrite it) would show as one more buffer at the peak."""
+    allowed to overwrite it) would show as one more buffer at the peak. AsK-RFF of the cosh kernel gives every
+    structure: R = L, R = -L (its negative part, of estimated mass 0.44 here) and the sine block."""
     U = np.random.default_rng(7).normal(size=(1000, 4))
-    rff = GaussianRFF(n_components=64, random_state=7).fit(U)
+    if kind == "rff":
+        fmap = GaussianRFF(n_components=64, random_state=7).fit(U)
+    else:
+        fmap = AsKRFF(kernel="cosh_gaussian", n_components=64, random_state=7).fit(U)
     tracemalloc.start()
     try:
-        G = approximate_gram(rff, U, U[:800] if other else None, block_size=16)
+        G = approximate_gram(fmap, U, U[:800] if other else None, block_size=16)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -180,17 +221,21 @@ def test_gram_of_a_million_sparse_columns_without_densifying_them():
         tracemalloc.stop()
     assert G.shape == (200, 200) and G.dtype == np.float64
     np.testing.assert_array_equal(G, shared_cells(fmap, U, U))
-    np.testing.assert_array_equal(approximate_gram(fmap, U, U[:30]), shared_cells(fmap, U, U[:30]))
+    G_XY = approximate_gram(fmap, U, U[:30])
+    np.testing.assert_array_equal(G_XY, shared_cells(fmap, U, U[:30]))
+    # The sparse product is added into the Fortran-ordered buffer in place, not summed into a new (C-ordered) one.
+    assert type(G) is type(G_XY) is np.ndarray and G.flags.f_contiguous and G_XY.flags.f_contiguous
     assert peak < 24 * 2**20, peak
 
 
 class _MixedBlocks(IdentityMap):
-    """K~ = X X^T in two blocks, one CSR pair and one dense-by-CSR pair."""
+    """K~ = X X^T in three blocks: a CSR pair, a dense-by-CSR pair and a CSR-by-dense pair."""
 
     def gram_blocks(self, X, Y=None, block_size=1):
         X, Y = self._validate_pair(X, Y)
         yield sparse.csr_array(X[:, :2]), sparse.csr_array(Y[:, :2])
-        yield X[:, 2:], sparse.csr_array(Y[:, 2:])
+        yield X[:, 2:3], sparse.csr_array(Y[:, 2:3])
+        yield sparse.csr_array(X[:, 3:]), Y[:, 3:]
 
 
 def test_sparse_and_mixed_factors_add_up_like_dense_ones():
@@ -248,6 +293,15 @@ def test_spectral_norm_is_the_same_float_at_every_call(symmetric):
     if symmetric:
         A = A + A.T
     assert len({spectral_norm(A) for _ in range(3)}) == 1
+
+
+@pytest.mark.parametrize("n", [20, 300])
+@pytest.mark.parametrize("symmetric", [False, True], ids=["general", "symmetric"])
+def test_spectral_norm_of_a_float32_matrix_is_computed_in_float64(n, symmetric):
+    """A is converted to float64 first: LAPACK or ARPACK in float32 would be some 1e-8 off."""
+    A = np.random.default_rng(n).standard_normal((n, n))
+    A = (A + A.T if symmetric else A).astype(np.float32)
+    assert spectral_norm(A) == pytest.approx(np.linalg.norm(A.astype(np.float64), 2), rel=1e-12)
 
 
 def test_spectral_norm_rejects_a_non_square_matrix():
