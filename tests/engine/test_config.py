@@ -34,11 +34,31 @@ def test_default_config_is_valid_and_has_every_group():
     ("experiment.gram_block=0", "experiment.gram_block=0", "an integer >= 1"),
     ("experiment.chunk_rows=0.5", "experiment.chunk_rows=0.5", "an integer >= 1"),
     ("experiment.results_dir=''", "experiment.results_dir=''", "a folder path"),
+    ("experiment.name=5", "experiment.name=5", "a plain relative name"),  # Hydra reads 5 as an int: no traceback
+    ("experiment.name=a/./b", "experiment.name='a/./b'", "a plain relative name"),
+    (f"experiment.name=li/{'a' * 256}", f"experiment.name='li/{'a' * 256}'", "at most 255 bytes"),
 ])
 def test_bad_values_name_field_value_and_range(override, field, hint):
     with pytest.raises(config.ConfigError) as err:
         config.validate(compose_cfg(override))
     assert field in str(err.value) and hint in str(err.value)
+
+
+@pytest.mark.parametrize("override", [
+    f"experiment.trials={config.MAX_TRIALS}",
+    "experiment.n_gram=0",  # skips the Gram error
+    f"experiment.name=li/{'a' * 255}",  # a folder name may take all of the file system's 255 bytes
+])
+def test_values_at_the_edge_of_their_range_are_valid(override):
+    config.validate(compose_cfg(override))
+
+
+@pytest.mark.parametrize("group", ["dataset", "kernel", "feature_map", "classifier", "experiment"])
+def test_a_group_that_is_not_a_mapping_is_named_with_its_value(group):
+    cfg = compose_cfg()
+    cfg[group] = 5
+    with pytest.raises(config.ConfigError, match=f"^{group}=5 is invalid"):
+        config.validate(cfg)
 
 
 @pytest.mark.parametrize("group, valid", [
@@ -143,6 +163,9 @@ def test_a_trial_may_take_all_the_available_memory_but_not_a_byte_more(monkeypat
         config.check_memory(sizes, "feature_map.m_over_d=8 is invalid", "choose a smaller m_over_d")
     assert str(err.value) == ("feature_map.m_over_d=8 is invalid: a trial needs about 3 GiB (K 1 + features 2), more "
                               "than the 3 GiB of memory available; choose a smaller m_over_d")
+    with pytest.raises(config.ConfigError) as err:  # no fix to suggest: the message ends with the memory
+        config.check_memory(sizes, "feature_map.m_over_d=8 is invalid")
+    assert str(err.value).endswith("more than the 3 GiB of memory available")
     monkeypatch.setattr(config, "available_memory", lambda: None)  # unknown (no /proc/meminfo): not refused
     config.check_memory(sizes, "feature_map.m_over_d=8 is invalid")
 

@@ -4,8 +4,10 @@ default run's numbers)."""
 import copy
 
 import pytest
+import yaml
 
 from rfbench.engine import config
+from tests.conftest import REPO
 from tests.engine.test_config import compose_cfg
 
 #: For each key of IMPLIED_VALUES, a valid value other than the implied one.
@@ -106,3 +108,14 @@ def test_a_config_written_before_a_key_existed_is_still_valid(key):
     value, as its run id says: ``validate`` does not refuse it (the runner reads a missing
     ``experiment.gram_norms`` as ["fro"])."""
     config.validate(with_value(compose_cfg(), key, None))
+
+
+def test_every_committed_run_and_job_keeps_its_id():
+    """The committed records are filed under the id of their config: a change to what the id hashes (a key's
+    name in a job's identity, the id's length) would orphan every one of them."""
+    folders = sorted(REPO.glob("results/**/runs/*/config.yaml"))
+    configs = {path.parent.name: yaml.load(path.read_text(), Loader=yaml.CSafeLoader) for path in folders}
+    jobs = [cfg["job"] for cfg in configs.values() if "job" in cfg]
+    assert len(configs) > 1000 and any(job.get("data") for job in jobs) and not all(job.get("data") for job in jobs)
+    wrong = {name: config.run_id(cfg) for name, cfg in configs.items() if config.run_id(cfg) != name}
+    assert not wrong, f"{len(wrong)} of {len(configs)} committed runs hash elsewhere: {dict(list(wrong.items())[:3])}"
