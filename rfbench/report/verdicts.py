@@ -94,6 +94,10 @@ COLUMNS = ("paper", "source", "kind", "cell", "metric", "unit", "mean", "sd", "n
 #: The record's text columns (blank, never NaN).
 TEXT = ("paper", "source", "kind", "cell", "metric", "unit", "u_ours_rule", "verdict", "better", "reason", "cause",
         "evidence")
+#: The record's number columns (blank where the cell has none, never text).
+NUMBERS = tuple(c for c in COLUMNS if c not in TEXT)
+#: Verdicts reached by :func:`judge`: the cell's threshold is a number.
+JUDGED = (AGREES, HIGHER, LOWER, NOT_COMPARABLE)
 FILE = "verdicts.csv"
 #: How many combined standard uncertainties a difference may reach and still agree.
 K = 2.0
@@ -442,7 +446,8 @@ MISSING_NUMBER = re.compile(r"(?<![\w.])[-+]?(nan|inf)(?![\w])", re.IGNORECASE)
 
 
 def validate(frame: pd.DataFrame, where: str = "verdict records") -> pd.DataFrame:
-    """Check the schema: every column, known kinds and verdicts, a reason and a cause where one is due.
+    """Check the schema: every column, numbers where numbers belong (a threshold for every judged cell), known
+    kinds and verdicts, a reason and a cause where one is due.
 
     Raises
     ------
@@ -452,8 +457,15 @@ def validate(frame: pd.DataFrame, where: str = "verdict records") -> pd.DataFram
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise records.RecordError(f"{where}: missing column(s) {missing}; a verdict record has {list(COLUMNS)}")
-    for _, row in frame.iterrows():
+    numbers = frame[list(NUMBERS)].apply(pd.to_numeric, errors="coerce")
+    for index, row in frame.iterrows():
         at = f"{where}: {row['paper']} {row['source']} {row['cell']!r}"
+        if text := [f"{c}={row[c]!r}" for c in NUMBERS if pd.isna(numbers.at[index, c]) and _filled(row[c])]:
+            raise records.RecordError(f"{at}: {', '.join(text)} where a number belongs; rerun the report that "
+                                      "wrote it")
+        if row["kind"] == CELL and row["verdict"] in JUDGED and not np.isfinite(numbers.at[index, "threshold"]):
+            raise records.RecordError(f"{at}: verdict {row['verdict']!r} without a threshold (got "
+                                      f"{row['threshold']!r}); rerun the report that wrote it")
         valid = CELL_VERDICTS if row["kind"] == CELL else CLAIM_VERDICTS
         if row["kind"] not in (CELL, CLAIM, CHECK):
             raise records.RecordError(f"{at}: kind {row['kind']!r} is not one of {[CELL, CLAIM, CHECK]}")

@@ -129,8 +129,8 @@ def test_nan_in_the_tutorials_table_is_no_claims_evidence(tmp_path):
 
 
 def test_a_records_evidence_quoting_nan_is_refused():
-    row = {c: "" for c in verdicts.COLUMNS} | {"paper": "tutorial", "source": "demo", "kind": "claim", "cell": "c",
-                                                  "verdict": "fails", "evidence": "RMS error: at least nan (a tenth)"}
+    row = {c: "" for c in verdicts.TEXT} | {"paper": "tutorial", "source": "demo", "kind": "claim", "cell": "c",
+                                               "verdict": "fails", "evidence": "RMS error: at least nan (a tenth)"}
     with pytest.raises(RecordError, match="quotes a missing number"):
         verdicts.validate(verdicts.normalized(pd.DataFrame([row])))
     verdicts.validate(verdicts.normalized(pd.DataFrame([row | {"evidence": "at least 0.0613 (financial)"}])))

@@ -86,7 +86,7 @@ def test_an_explained_cause_without_its_records_numbers_is_refused(tmp_path):
             verdicts.write(tmp_path / "askrff", frame)
         assert not (tmp_path / "askrff" / verdicts.FILE).exists()
     row = {c: "" for c in verdicts.COLUMNS} | {"paper": "qmc", "source": "Table 1", "kind": "cell", "cell": "cpu mc",
-                                                  "verdict": "lower", "cause": CAUSE, "evidence": ""}
+                                                  "verdict": "lower", "cause": CAUSE, "evidence": "", "threshold": 0.5}
     cited = r"quotes none of the records it cites \(\['qmc/study/arms.csv'\]\)"
     with pytest.raises(RecordError, match=rf"'cpu mc'.*{cited}"):
         verdicts.validate(verdicts.normalized(pd.DataFrame([row])))

@@ -287,10 +287,14 @@ def test_claims_and_our_checks_are_told_apart():
     ({"verdict": "not comparable", "reason": ""}, "needs a reason"),
     ({"verdict": "lower", "cause": ""}, "needs a cause"),
     ({"verdict": "higher", "cause": "the partition"}, "needs a cause"),
+    ({"threshold": ""}, "verdict 'agrees' without a threshold"),  # a judged cell: "agrees" needs the number
+    ({"threshold": np.nan, "verdict": "not comparable", "reason": "other test set"}, "without a threshold"),
+    ({"mean": "abc", "sd": "0.1"}, r"mean='abc' where a number belongs"),  # hand-edited: not counted silently
+    ({"threshold": "n/a"}, r"threshold='n/a' where a number belongs"),
 ])
 def test_validate_names_the_cell_and_the_valid_choices(change, message):
     row = {c: "" for c in verdicts.COLUMNS} | {"paper": "rr", "source": "Table 1", "kind": "cell", "cell": "a9a",
-                                                  "verdict": "agrees"}
+                                                  "verdict": "agrees", "threshold": 0.5}
     frame = verdicts.normalized(pd.DataFrame([{**row, **change}]))
     with pytest.raises(ValueError, match=message) as error:
         verdicts.validate(frame)
