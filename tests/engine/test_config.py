@@ -48,9 +48,21 @@ def test_bad_values_name_field_value_and_range(override, field, hint):
     f"experiment.trials={config.MAX_TRIALS}",
     "experiment.n_gram=0",  # skips the Gram error
     f"experiment.name=li/{'a' * 255}",  # a folder name may take all of the file system's 255 bytes
+    "experiment.gram_block=1",
+    "experiment.chunk_rows=1",
+    "experiment.blas_threads=1",
+    "classifier.n_jobs=1",
+    "experiment.gram_norms=[fro,spectral]",  # every norm at once
 ])
 def test_values_at_the_edge_of_their_range_are_valid(override):
     config.validate(compose_cfg(override))
+
+
+def test_a_dataset_config_without_allow_unverified_is_valid():
+    """A user's own dataset config need not say ``allow_unverified``: a missing key reads as false."""
+    cfg = compose_cfg()
+    del cfg["dataset"]["allow_unverified"]
+    config.validate(cfg)
 
 
 @pytest.mark.parametrize("group", ["dataset", "kernel", "feature_map", "classifier", "experiment"])
@@ -176,3 +188,11 @@ def test_the_available_memory_is_a_part_of_the_machines_memory_in_bytes():
     available = config.available_memory()
     physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     assert isinstance(available, int) and 0 < available <= physical and available % 1024 == 0, (available, physical)
+
+
+def test_to_dict_leaves_the_hydra_node_out():
+    """A config that carries Hydra's own node (resolved, as a record of a launcher's job might) is the same run as
+    without it."""
+    plain = compose_cfg("kernel=laplacian")
+    with_hydra = config.to_dict({**plain, "hydra": {"job": {"name": "rfbench", "num": 3}}})
+    assert "hydra" not in with_hydra and config.run_id(with_hydra) == config.run_id(plain)
