@@ -78,8 +78,8 @@ class QMCFourierFeatures(FeatureMap):
         return cls(sigma=kernel.sigma, **params)
 
     def output_size(self, n_features_in: int) -> tuple[int, int]:
-        """2M columns (cos and sin); the M x d frequencies and the M sequence points."""
-        return 2 * self.n_components, self.n_components * (2 * n_features_in + 1)
+        """2M columns (cos and sin); the M x d frequencies and the M x d sequence points they are made from."""
+        return 2 * self.n_components, 2 * self.n_components * n_features_in
 
     def check_params(self) -> None:
         check_positive_int("n_components", self.n_components)

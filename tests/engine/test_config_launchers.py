@@ -61,3 +61,8 @@ def test_ray_grants_each_task_its_num_cpus(launcher, cpus, cores):
     launcher("hydra/launcher=ray_cluster", f"hydra.launcher.ray.remote.num_cpus={cpus}")
     assert config.blas_threads_per_job() == cpus
     assert config.job_cores() == cores
+
+
+def test_a_ray_task_without_num_cpus_gets_rays_default_of_one(launcher):
+    launcher("hydra/launcher=ray_cluster", "~hydra.launcher.ray.remote.num_cpus")
+    assert config.blas_threads_per_job() == 1

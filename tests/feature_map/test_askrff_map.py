@@ -6,6 +6,7 @@ import pytest
 from sklearn.exceptions import NotFittedError
 
 from rfbench.feature_map import AsKRFF
+from rfbench.kernel import make_kernel
 from rfbench.metrics import approximate_gram
 
 SIGMA = 0.5
@@ -109,6 +110,9 @@ def test_symmetric_part_approximates_only_the_symmetric_gram(kernel, X):
     G = approximate_gram(fmap, X)
     np.testing.assert_allclose(G, G.T, atol=1e-12)
     assert relative_error(G, (K + K.T) / 2) < 0.05
+    # what the runner compares K~ with: the symmetric part for "symmetric", K itself otherwise
+    np.testing.assert_allclose(fmap.approximated_gram(K), (K + K.T) / 2, rtol=1e-15, atol=0)
+    np.testing.assert_array_equal(make(kernel).approximated_gram(K), K)
     assert relative_error(G, K) > 0.3  # the skew part, about half of K here, is missed
 
 
@@ -214,3 +218,25 @@ def test_transform_before_fit_and_wrong_width(X):
         fmap.transform(X[:, :2])
     with pytest.raises(ValueError, match="block_size must be a positive integer, got 0"):
         next(fmap.gram_blocks(X, block_size=0))
+
+
+@pytest.mark.parametrize("part", ["asymmetric", "symmetric"])
+@pytest.mark.parametrize("kernel", ASYMMETRIC + ["gaussian"])
+def test_output_size_is_the_width_and_the_frequencies_drawn(kernel, part, X):
+    """Before fitting: transform's columns (2M per block, psi_v a block of its own) and the M x d
+    frequencies of each part sampled. A kernel given by name counts all three parts (an upper bound)."""
+    kernel_object = make_kernel(kernel, 3, **PARAMS[kernel])
+    fmap = AsKRFF(kernel=kernel_object, n_components=12, part=part, total_mass="exact", random_state=7)
+    size, by_name = fmap.output_size(3), make(kernel, n_components=12, part=part).output_size(3)
+    Z = fmap.fit(X).transform(X)
+    drawn = sum(W.size for W in fmap.frequencies_.values())
+    assert size == (Z.shape[1], drawn)
+    blocks, parts = (4, 3) if part == "asymmetric" else (2, 2)  # the parts of cosh_gaussian, the widest
+    assert by_name == (2 * 12 * blocks, 12 * 3 * parts)
+    assert by_name[0] >= size[0] and by_name[1] >= size[1]
+
+
+def test_from_kernel_uses_the_kernel_object_and_the_parameters():
+    kernel = make_kernel("sinh_gaussian", 3, **PARAMS["sinh_gaussian"])
+    fmap = AsKRFF.from_kernel(kernel, n_components=5, part="symmetric")
+    assert fmap.kernel is kernel and (fmap.n_components, fmap.part) == (5, "symmetric")

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from rfbench.feature_map import AsKRFF, GaussianRFF, IdentityMap
+from rfbench.feature_map import NRFF, AsKRFF, GaussianRFF, IdentityMap
+from rfbench.feature_map import RandomBinning as SparseBinning
 from tests.feature_map.toy_maps import RandomBinning
 
 RNG = np.random.default_rng(0)
@@ -55,3 +56,13 @@ def test_sparse_input_only_where_the_map_accepts_it():
         with pytest.raises(TypeError, match="Sparse data was passed, but dense data is required"):
             existing.fit(sparse.csr_array(X))
     assert fmap.__sklearn_tags__().input_tags.sparse is True
+
+
+@pytest.mark.parametrize("fmap", [GaussianRFF(n_components=4, random_state=0), NRFF(n_components=4, random_state=0),
+                                  IdentityMap(), SparseBinning(n_components=4, random_state=0),
+                                  RandomBinning(n_bins=7, random_state=0)], ids=lambda fmap: type(fmap).__name__)
+def test_default_output_width_is_a_dense_maps_columns_and_unknown_for_a_sparse_one(fmap):
+    """Known before fitting for a dense map (its output_size's first number); a sparse map's occupied bins are not."""
+    width = fmap.output_width(3)
+    Z = fmap.fit(X).transform(X)
+    assert width == (None if sparse.issparse(Z) else Z.shape[1])

@@ -126,3 +126,46 @@ def test_transform_before_fit_and_wrong_width():
         rff.transform(np.zeros((2, 4)))
     with pytest.raises(ValueError, match="X has 2 features, but GaussianRFF is expecting 3 features as input"):
         next(rff.gram_blocks(np.zeros((2, 3)), np.zeros((2, 2))))
+
+
+@pytest.mark.parametrize("variant", ["cos_sin", "cos_offset", "cos_offset_2m"])
+def test_output_size_is_the_width_and_the_numbers_drawn(variant):
+    """Before fitting: transform's columns, and W (d x m) plus one offset per frequency (b, drawn by the
+    cos_offset variants; counted for cos_sin too, an upper bound), what the runner's memory check uses."""
+    d, M = 4, 7
+    rff = GaussianRFF(n_components=M, variant=variant, random_state=0)
+    size = rff.output_size(d)
+    Z = rff.fit_transform(np.zeros((2, d)))
+    W = rff.random_weights_
+    if variant != "cos_sin":
+        assert rff.random_offset_.shape == (W.shape[1],)
+    assert size == (Z.shape[1], W.size + W.shape[1])
+
+
+@pytest.mark.parametrize("variant", ["cos_sin", "cos_offset", "cos_offset_2m"])
+def test_a_segment_is_its_frequencies_columns_renormalized(variant):
+    """segment(start, stop) keeps the frequencies [start, stop) of the fitted map: its features are
+    those columns of the full map's (cos and sin halves for cos_sin; 2 columns per frequency for
+    cos_offset_2m), times sqrt(M / (stop - start)) for the normalization by its own count."""
+    M, start, stop = 7, 2, 5
+    X = np.random.default_rng(4).normal(size=(6, 3))
+    rff = GaussianRFF(n_components=M, sigma=SIGMA, variant=variant, dtype="float64", random_state=1).fit(X)
+    part = rff.segment(start, stop)
+    if variant == "cos_sin":
+        cols = np.r_[start:stop, M + start : M + stop]
+    elif variant == "cos_offset":
+        cols = np.arange(start, stop)
+    else:
+        cols = np.arange(2 * start, 2 * stop)
+    np.testing.assert_allclose(part.transform(X), rff.transform(X)[:, cols] * np.sqrt(M / (stop - start)),
+                               rtol=1e-12, atol=1e-12)
+    # the map of the same kernel and variant with n_components = stop - start
+    assert (part.n_components, part.sigma, part.variant, part.dtype) == (stop - start, SIGMA, variant, "float64")
+
+
+@pytest.mark.parametrize(("start", "stop"), [(3, 3), (4, 3), (-1, 2), (0, 8), (0, 2.0)])
+def test_a_segment_out_of_range_or_empty_is_refused(start, stop):
+    rff = GaussianRFF(n_components=7, random_state=0).fit(np.zeros((1, 2)))
+    with pytest.raises(ValueError, match=rf"segment\({start!r}, {stop!r}\) is not valid; need integers "
+                                         r"0 <= start < stop <= n_components=7"):
+        rff.segment(start, stop)

@@ -16,6 +16,18 @@ def data() -> np.ndarray:
     return X
 
 
+def test_defaults_are_those_the_docstring_states():
+    """What a configuration that leaves a parameter out gets (the class docstring's "default=")."""
+    assert GCWS().get_params() == {"n_components": 128, "b": None, "gmm_transform": True, "empty_rows": "error",
+                                   "dtype": "float32", "random_state": None}
+
+
+@pytest.mark.parametrize(("m", "bits"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (8, 3), (9, 4), (1024, 10)])
+def test_index_width_is_the_bits_of_the_largest_index(m, bits):
+    # i* takes the values 0 .. m - 1: ceil(log2(m)) bits, and at least one
+    assert index_width(m) == bits == max(1, int(np.ceil(np.log2(m))))
+
+
 def test_collision_of_full_samples_estimates_gmm_kernel():
     # Theorem 1.1: Pr{(i*, t*) collide} = GMM; k = 40,000 samples are i.i.d. collisions.
     X, k = data(), 40_000
@@ -44,6 +56,7 @@ def test_features_are_b_bit_one_hot_csr_with_unit_rows():
     gcws = GCWS(n_components=k, b=b, random_state=3).fit(X)
     Z = gcws.transform(X)
     assert sp.isspmatrix_csr(Z) and Z.shape == (6, 2**b * k) and Z.nnz == 6 * k
+    assert Z.indices.dtype == Z.indptr.dtype == np.int32  # 2^b k columns fit: half the memory of int64 indices
     np.testing.assert_array_equal(np.diff(Z.indptr), k)
     np.testing.assert_allclose(Z.data, 1 / np.sqrt(k), rtol=1e-7)
     i_star, _ = gcws.samples(X)
@@ -61,6 +74,29 @@ def test_the_features_nonzeros_have_the_dtype_asked_for(dtype):
     Z = GCWS(n_components=16, dtype=dtype, random_state=0).fit(data()).transform(data())
     assert Z.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(Z.data, np.full(Z.nnz, 1 / np.sqrt(16), dtype=dtype))
+
+
+def test_columns_beyond_2_to_the_31_get_64_bit_indices():
+    # A fit with 2^b k > 2^31 columns needs m k >= 2^30 (r_ alone 8 GB); setting b_ by hand emulates its column
+    # space on small data: sample j's column is still i* mod 2^b + 2^b j, up to 3 * 2^30 - 1.
+    X, k = data(), 3
+    gcws = GCWS(n_components=k, random_state=8).fit(X)
+    i_star, _ = gcws.samples(X)
+    gcws.b_ = 30
+    Z = gcws.transform(X)
+    assert Z.shape == (6, 3 * 2**30) and Z.indices.dtype == np.int64
+    np.testing.assert_array_equal(Z.indices.reshape(6, k), i_star + 2**30 * np.arange(k))
+
+
+@pytest.mark.parametrize(("gmm_transform", "b"), [(True, None), (True, 2), (False, None), (False, 2)])
+def test_output_size_and_width_count_the_features_and_the_drawn_numbers(gmm_transform, b):
+    """Known before fitting: k nonzeros per row, 3 m k numbers drawn (r, log c, beta), 2^b k columns."""
+    X = np.abs(data())[:, :3]  # D = 3: m = 6 coordinates (3 bits) with the split, 3 (2 bits) without
+    gcws = GCWS(n_components=16, b=b, gmm_transform=gmm_transform, random_state=9)
+    size, width = gcws.output_size(3), gcws.output_width(3)
+    Z = gcws.fit(X).transform(X)
+    assert size == (Z.getnnz(axis=1).max(), gcws.r_.size + gcws.log_c_.size + gcws.beta_.size)
+    assert width == Z.shape[1] == 16 * 2 ** (b or (3 if gmm_transform else 2))
 
 
 def test_one_bit_keeps_the_parity_and_none_keeps_the_whole_index():
@@ -108,13 +144,32 @@ def test_zero_rows_are_refused_or_given_empty_rows():
     assert (i_star[[2, 4]] == -1).all() and (t_star[[2, 4]] == 0).all()
 
 
-def test_chunks_change_nothing(monkeypatch):
+@pytest.mark.parametrize(("n_empty", "listed"), [(10, r"\(rows \[0, 1, 2, 3, 4, 5, 6, 7, 8, 9\]\);"),
+                                                 (11, r"\(rows \[0, 1, 2, 3, 4, 5, 6, 7, 8, 9\] \.\.\.\);")],
+                         ids=["ten", "eleven"])
+def test_the_refusal_lists_ten_zero_rows_at_most(n_empty, listed):
+    X = np.vstack([np.zeros((n_empty, 5)), data()])
+    with pytest.raises(ValueError, match=rf"^{n_empty} row\(s\) of X are all zero {listed} GCWS cannot"):
+        GCWS(n_components=4).fit(X).transform(X)
+
+
+@pytest.mark.parametrize("chunk_elements", [9, 16])
+def test_chunks_change_nothing(monkeypatch, chunk_elements):
+    """k = 8: transform samples 1 row a chunk (9) or 2 (16); sampling takes <= 9 or 16 nonzeros a chunk."""
     X = data()
     X[2] = 0.0
     gcws = GCWS(n_components=8, b=2, empty_rows="zero", random_state=0).fit(X)
     Z, (i_star, t_star) = gcws.transform(X), gcws.samples(X)
-    monkeypatch.setattr(gcws_module, "CHUNK_ELEMENTS", 9)  # transform: 1 row a chunk; sampling: <= 9 nonzeros
+    monkeypatch.setattr(gcws_module, "CHUNK_ELEMENTS", chunk_elements)
+    chunk_rows = []
+
+    def sample(rows):  # transform's chunks of rows
+        chunk_rows.append(len(rows))
+        return GCWS._sample(gcws, rows)
+
+    monkeypatch.setattr(gcws, "_sample", sample)
     assert (gcws.transform(X) != Z).nnz == 0
+    assert sum(chunk_rows) == len(X) and max(chunk_rows) * 8 <= max(chunk_elements, 8)  # each row once, k numbers
     np.testing.assert_array_equal(gcws.samples(X)[0], i_star)
     np.testing.assert_array_equal(gcws.samples(X)[1], t_star)
 
@@ -124,6 +179,8 @@ def test_gram_blocks_is_one_float64_block():
     gcws = GCWS(n_components=8, b=2, random_state=0).fit(X)
     (L, R), = list(gcws.gram_blocks(X, X[:2]))
     assert L.dtype == np.float64 and (L != gcws.transform(X)).nnz == 0 and R.shape == (2, 32)
+    (L, R), = list(gcws.gram_blocks(X))
+    assert R is L  # Y=None: one transform serves both factors
 
 
 def test_from_kernel_and_approximates():

@@ -6,7 +6,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
-from rfbench.feature_map import AsKRFF, GaussianRFF, IdentityMap
+from rfbench.feature_map import AsKRFF, CauchyRFF, GaussianRFF, IdentityMap, NystroemMap, QMCFourierFeatures
 from rfbench.metrics import approximate_gram
 
 
@@ -18,6 +18,9 @@ def test_identity_features_and_linear_gram():
     assert Z.dtype == np.float32
     np.testing.assert_array_equal(Z, X.astype(np.float32))
     assert IdentityMap(dtype="float64").fit(X).transform(X).dtype == np.float64
+    # "a copy only when the dtype differs": float64 data, float64 features are the data themselves
+    assert IdentityMap(dtype="float64").fit(X).transform(X) is X
+    assert fmap.output_size(3) == (3, 0)  # the input's columns; no parameters
     np.testing.assert_allclose(approximate_gram(fmap, X, Y), X @ Y.T, atol=1e-14)
 
 
@@ -37,3 +40,23 @@ def test_defaults_and_clone(fmap, width):
     Z = fmap.fit_transform(X)
     assert Z.shape == (60, width) and Z.dtype == np.float32
     np.testing.assert_array_equal(clone(fmap).fit_transform(X), Z)
+
+
+RFF_DEFAULTS = {"n_components": 100, "sigma": 1.0, "variant": "cos_sin", "dtype": "float32", "random_state": None}
+
+
+@pytest.mark.parametrize(("cls", "defaults"), [
+    (GaussianRFF, RFF_DEFAULTS),
+    (CauchyRFF, RFF_DEFAULTS),
+    (QMCFourierFeatures, {"n_components": 100, "sigma": 1.0, "sequence": "halton", "scramble": True,
+                          "dtype": "float32", "random_state": None}),
+    (NystroemMap, {"n_components": 100, "kernel": "gaussian", "sigma": 1.0, "landmarks": "uniform",
+                   "dtype": "float32", "random_state": None}),
+    (AsKRFF, {"kernel": "shift_gaussian", "n_components": 100, "kernel_params": None, "part": "asymmetric",
+              "total_mass": "estimate", "n_subset": 50, "imaginary": "magnitude", "dtype": "float32",
+              "random_state": None}),
+    (IdentityMap, {"dtype": "float32"}),
+])
+def test_every_map_has_the_defaults_its_docstring_states(cls, defaults):
+    """What a configuration that leaves a parameter out gets (each class docstring's "default=")."""
+    assert cls().get_params() == defaults

@@ -19,6 +19,8 @@ def test_features_are_the_normalized_offset_rff_of_normalized_rows():
     raw = np.cos(normalize(X) @ rff.random_weights_ + rff.random_offset_)
     np.testing.assert_allclose(Z, raw / np.linalg.norm(raw, axis=1, keepdims=True), rtol=1e-12)
     np.testing.assert_allclose(np.linalg.norm(Z, axis=1), 1.0)
+    # rff_ is that plain map, in the map's dtype: NRFF is its features of the normalized rows, normalized
+    np.testing.assert_allclose(Z, normalize(nrff.rff_.transform(normalize(X))), rtol=1e-12)
     assert NRFF(n_components=50).fit(X).transform(X).dtype == np.float32
 
 
@@ -51,6 +53,16 @@ def test_gram_blocks_is_one_float64_block():
     (L, R), = list(nrff.gram_blocks(X, X[:2]))
     assert L.dtype == R.dtype == np.float64 and R.shape == (2, 10)
     np.testing.assert_allclose(L, nrff.transform(X), atol=1e-6)
+    (L, R), = list(nrff.gram_blocks(X))
+    assert R is L  # Y=None: one set of features serves both factors
+
+
+def test_output_size_counts_the_columns_and_the_drawn_numbers():
+    X = np.random.default_rng(5).standard_normal((4, 3))
+    nrff = NRFF(n_components=10, random_state=0)
+    size = nrff.output_size(3)
+    Z, rff = nrff.fit(X).transform(X), nrff.rff_
+    assert size == (Z.shape[1], rff.random_weights_.size + rff.random_offset_.size) == (10, 40)
 
 
 def test_from_kernel_and_approximates():

@@ -76,3 +76,14 @@ def test_bad_parameters():
         NystroemMap(landmarks="random").fit(X)
     with pytest.raises(ValueError, match=r"kernel='rbf' is not valid; choose one of \('gaussian', 'laplacian'\)"):
         NystroemMap(kernel="rbf").fit(X)
+    with pytest.raises(ValueError, match="^block_size must be a positive integer, got 0$"):
+        next(NystroemMap(n_components=2, random_state=0).fit(X).gram_blocks(X, block_size=0))
+
+
+def test_output_size_is_the_width_the_landmarks_and_k_ll_to_the_minus_half():
+    """Before fitting: 2M columns; the 2M x d landmarks and the 2M x 2M K_LL^{-1/2} scikit-learn holds."""
+    fmap = NystroemMap(n_components=6, sigma=SIGMA, random_state=1)
+    size = fmap.output_size(4)
+    Z = fmap.fit_transform(X)
+    held = fmap.nystroem_.components_.size + fmap.nystroem_.normalization_.size
+    assert size == (Z.shape[1], held) == (12, 12 * 4 + 12 * 12)

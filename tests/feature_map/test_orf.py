@@ -30,6 +30,10 @@ def test_column_norms_have_the_chi_d_law_and_directions_are_uniform():
     W = fitted(d, 700 * d, seed=3).random_weights_ * SIGMA
     norms = np.linalg.norm(W, axis=0)
     assert stats.kstest(norms, stats.chi(d).cdf).pvalue > 0.01
+    # s_1..s_d of one block are independent: over the 700 blocks, the correlation of two columns' norms is 0 within
+    # 4 standard errors (1 / sqrt(700) each), not 1 as for a block of one common length
+    by_block = norms.reshape(-1, d)
+    assert abs(np.corrcoef(by_block[:, 0], by_block[:, 1])[0, 1]) < 4 / np.sqrt(len(by_block))
     first = (W[0] / norms) ** 2
     assert stats.kstest(first, stats.beta(0.5, (d - 1) / 2).cdf).pvalue > 0.01
     # the test can fail: a constant norm sqrt(d) (e.g. rows of a scaled orthogonal matrix) is rejected

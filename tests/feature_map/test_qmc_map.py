@@ -131,3 +131,26 @@ def test_segment_out_of_range_is_refused():
     qmc = QMCFourierFeatures(n_components=4).fit(np.zeros((1, 2)))
     with pytest.raises(ValueError, match=r"segment\(0, 5\) is not valid"):
         qmc.segment(0, 5)
+
+
+def test_output_size_is_the_width_and_the_numbers_held_while_fitting():
+    """Before fitting: the 2M columns, and the M x d frequencies and the M x d points of the cube they
+    are computed from, held at once while fitting (the estimate the runner's memory check uses)."""
+    d, M = 3, 12
+    qmc = QMCFourierFeatures(n_components=M, sequence="sobol", random_state=4)
+    size = qmc.output_size(d)
+    Z = qmc.fit_transform(np.zeros((2, d)))
+    points = unit_points("sobol", M, d, seed=4)
+    assert size == (Z.shape[1], qmc.random_weights_.size + points.size)
+
+
+@pytest.mark.parametrize("block_size", [4, 21])
+def test_gram_blocks_of_two_sets_are_blocks_of_their_features(block_size):
+    """sum_b L_b R_b^T = z(X) z(Y)^T, each block of at most block_size frequencies (2 columns each)."""
+    rng = np.random.default_rng(6)
+    X, Y = rng.normal(size=(7, 3)), rng.normal(size=(5, 3))
+    qmc = QMCFourierFeatures(n_components=21, sigma=SIGMA, sequence="lattice", dtype="float64", random_state=2).fit(X)
+    blocks = list(qmc.gram_blocks(X, Y, block_size=block_size))
+    assert len(blocks) == -(-21 // block_size)
+    assert all(L.shape == (7, R.shape[1]) and R.shape[0] == 5 and R.shape[1] <= 2 * block_size for L, R in blocks)
+    np.testing.assert_allclose(sum(L @ R.T for L, R in blocks), qmc.transform(X) @ qmc.transform(Y).T, atol=1e-12)

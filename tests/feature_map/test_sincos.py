@@ -51,15 +51,23 @@ def test_as_accurate_as_numpy_float32():
         assert np.abs(ours - reference).max() <= 2 * np.abs(theirs - reference).max()
 
 
-def test_scales_and_block_positions_in_a_wider_array():
+@pytest.mark.parametrize(("n", "m"), [(9, 7), (1, 7), (9, 1)])
+def test_scales_and_block_positions_in_a_wider_array(n, m):
     rng = np.random.default_rng(1)
-    projection = rng.normal(0, 5, (9, 7)).astype(np.float32)
-    wide = np.full((9, 20), 7.0, np.float32)
-    block = wide[:, 3:17]
-    assert scaled_cos_sin_rows(projection, block, 7, 0, 0.5, -2.0)  # the rotated layout [-2 sin, 0.5 cos]
-    np.testing.assert_allclose(block[:, 7:], 0.5 * np.cos(projection.astype(np.float64)), atol=ATOL)
-    np.testing.assert_allclose(block[:, :7], -2.0 * np.sin(projection.astype(np.float64)), atol=2 * ATOL)
-    assert np.all(wide[:, :3] == 7.0) and np.all(wide[:, 17:] == 7.0)
+    projection = rng.normal(0, 5, (n, m)).astype(np.float32)
+    wide = np.full((n, 2 * m + 6), 7.0, np.float32)
+    block = wide[:, 3 : 3 + 2 * m]
+    assert scaled_cos_sin_rows(projection, block, m, 0, 0.5, -2.0)  # the rotated layout [-2 sin, 0.5 cos]
+    np.testing.assert_allclose(block[:, m:], 0.5 * np.cos(projection.astype(np.float64)), atol=ATOL)
+    np.testing.assert_allclose(block[:, :m], -2.0 * np.sin(projection.astype(np.float64)), atol=2 * ATOL)
+    assert np.all(wide[:, :3] == 7.0) and np.all(wide[:, 3 + 2 * m :] == 7.0)
+
+
+def test_an_empty_block_is_in_range_and_writes_nothing():
+    wide = np.full((4, 20), 7.0, np.float32)
+    assert scaled_cos_sin_rows(np.zeros((0, 4), np.float32), wide[:0, 3:11], 0, 4, 1.0, 1.0)  # no rows
+    assert scaled_cos_sin_rows(np.zeros((4, 0), np.float32), wide[:, 3:3], 0, 0, 1.0, 1.0)  # no columns
+    assert np.all(wide == 7.0)
 
 
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")  # numpy on inf/NaN
@@ -83,8 +91,13 @@ def test_out_of_range_is_reported_and_cos_sin_falls_back_to_numpy(bad):
 
 def test_rejects_what_it_cannot_vectorize():
     projection = np.zeros((3, 4), np.float32)
-    with pytest.raises(ValueError, match="C-contiguous float32"):
-        scaled_cos_sin_rows(projection.astype(np.float64), np.zeros((3, 8), np.float32), 0, 4, 1.0, 1.0)
+    for bad_projection, bad_out in ((projection.astype(np.float64), np.zeros((3, 8), np.float32)),
+                                    (projection, np.zeros((3, 8))),  # a float64 out
+                                    (np.zeros((4, 3), np.float32).T, np.zeros((3, 8), np.float32))):  # Fortran order
+        with pytest.raises(ValueError, match="projection must be C-contiguous float32 and out float32"):
+            scaled_cos_sin_rows(bad_projection, bad_out, 0, 4, 1.0, 1.0)
+    with pytest.raises(ValueError, match=r"out of shape \(2, 8\) .* cannot hold two \(3, 4\) blocks"):
+        scaled_cos_sin_rows(projection, np.zeros((5, 8), np.float32)[:2], 0, 4, 1.0, 1.0)  # a row too few
     with pytest.raises(ValueError, match=r"cannot hold two \(3, 4\) blocks"):
         scaled_cos_sin_rows(projection, np.zeros((3, 8), np.float32)[:, ::2], 0, 2, 1.0, 1.0)
     with pytest.raises(ValueError, match=r"cannot hold two \(3, 4\) blocks"):

@@ -54,6 +54,8 @@ def test_blocks_are_orthogonal_with_rows_of_norm_sqrt_p_over_sigma():
     for block in (V[:16], V[16:32]):
         np.testing.assert_allclose(block @ block.T, 16 / SIGMA**2 * np.eye(16), atol=1e-10)
     assert np.all(np.isin(sorf.signs_, (-1.0, 1.0)))
+    # Rademacher: +1 and -1 equally likely; the mean of these 4 * 3 * 16 = 192 signs has standard deviation 0.072
+    assert abs(sorf.signs_.mean()) < 4 / np.sqrt(sorf.signs_.size)
 
 
 def test_kernel_error_is_close_to_orf_at_moderate_d():

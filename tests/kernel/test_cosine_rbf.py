@@ -7,11 +7,12 @@ from rfbench.kernel.cosine_rbf import CosineRBFKernel
 from rfbench.kernel.gaussian import GaussianKernel
 
 
-def test_gram_is_exp_of_cosine():
+@pytest.mark.parametrize("params, gamma", [({"gamma": 2.5}, 2.5), ({}, 1.0)], ids=["gamma=2.5", "default"])
+def test_gram_is_exp_of_cosine(params, gamma):
     rng = np.random.default_rng(0)
     X, Y = rng.standard_normal((5, 3)) * 7.0, rng.standard_normal((4, 3))
     cosine = np.array([[x @ y / np.linalg.norm(x) / np.linalg.norm(y) for y in Y] for x in X])
-    np.testing.assert_allclose(CosineRBFKernel(3, gamma=2.5)(X, Y), np.exp(-2.5 * (1 - cosine)), rtol=1e-12)
+    np.testing.assert_allclose(CosineRBFKernel(3, **params)(X, Y), np.exp(-gamma * (1 - cosine)), rtol=1e-12)
 
 
 def test_is_gaussian_with_sigma_gamma_to_minus_half_on_normalized_rows():
@@ -35,6 +36,15 @@ def test_bad_gamma_is_refused(gamma):
         CosineRBFKernel(3, gamma=gamma)
 
 
+@pytest.mark.parametrize("gamma", [1e-60, 1e60])
+def test_the_ends_of_the_gamma_range_are_accepted(gamma):
+    kernel = CosineRBFKernel(3, gamma=gamma)
+    assert kernel.gamma == gamma
+    np.testing.assert_allclose(np.diag(kernel(np.eye(3))), 1.0)
+
+
 def test_value_is_undefined():
-    with pytest.raises(NotImplementedError, match="GaussianKernel"):
+    # the refusal says why and names both ways out
+    match = r"not shift-invariant on raw data.*GaussianKernel\(d, sigma=gamma\*\*-0\.5\) on rows normalized to unit l2"
+    with pytest.raises(NotImplementedError, match=match):
         CosineRBFKernel(2).value(np.zeros((1, 2)))

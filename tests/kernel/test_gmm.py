@@ -54,6 +54,27 @@ def test_a_sparse_input_keeps_its_shape_when_its_last_row_and_column_are_zero():
     np.testing.assert_array_equal(T.toarray(), gmm_transform(X))
 
 
+# The same numbers in machine types whose negation misbehaves: int8's -128 overflows, unsigned ones wrap, bool has none.
+TYPED_DATA = {
+    "int8": np.array([[-128, 3, 0], [5, 0, -1], [0, 0, 0], [127, -7, 1]], dtype=np.int8),
+    "uint8": np.array([[128, 3, 0], [5, 0, 255], [0, 0, 0]], dtype=np.uint8),
+    "bool": np.array([[True, False, True], [False, False, False]]),
+    "float32": np.array([[-1.5, 0.0, 2.25]], dtype=np.float32),
+}
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize("dtype", sorted(TYPED_DATA))
+def test_the_transform_of_any_numeric_type_is_the_float64_split_of_its_values(dtype, sparse):
+    """Eq. (2) splits the numbers, not their machine type: column 2i is max(x_i, 0), 2i + 1 is max(-x_i, 0)."""
+    X = TYPED_DATA[dtype]
+    values = X.astype(np.float64)
+    expected = np.stack([np.maximum(values, 0.0), np.maximum(-values, 0.0)], axis=-1).reshape(len(X), -1)
+    T = gmm_transform(sp.csr_matrix(X) if sparse else X)
+    assert T.dtype == np.float64
+    np.testing.assert_array_equal(T.toarray() if sparse else T, expected)
+
+
 def test_gram_matches_direct_definition():
     X = tiny_data()
     Y = np.random.default_rng(4).standard_normal((3, 4))
@@ -91,8 +112,10 @@ def test_gmm_equals_min_max_kernel_on_nonnegative_data():
 
 
 def test_value_is_undefined_and_bad_input_refused():
-    with pytest.raises(NotImplementedError, match="not shift-invariant"):
+    with pytest.raises(NotImplementedError, match=r"not shift-invariant.*use the Gram matrix kernel\(X, Y\)"):
         GMMKernel(2).value(np.zeros((1, 2)))
+    with pytest.raises(ValueError, match=r"X must be 2-D of shape \(n, D\), got shape \(3,\)"):
+        gmm_transform(np.zeros(3))
     with pytest.raises(ValueError, match="d must be a positive integer, got 0"):
         GMMKernel(0)
     with pytest.raises(ValueError, match="last axis of length d=3"):

@@ -1,4 +1,6 @@
 """The Laplacian kernel against its formula, brute-force Grams and numerical Fourier integrals."""
+import tracemalloc
+
 import numpy as np
 import pytest
 from scipy import integrate, stats
@@ -19,6 +21,27 @@ def test_value_and_gram_match_the_formula_entry_by_entry():
     np.testing.assert_allclose(kernel(X), kernel(X, X), rtol=0)
     np.testing.assert_allclose(kernel.value(X[:, None, :] - Y[None]), expected, rtol=1e-13)
     assert kernel.k0 == 1.0 and kernel.is_symmetric
+
+
+def test_the_default_bandwidth_is_1():
+    D = np.array([[0.5, -0.25]])
+    np.testing.assert_allclose(LaplacianKernel(2).value(D), np.exp(-0.75), rtol=1e-15)
+    np.testing.assert_allclose(LaplacianKernel(2)(D, np.zeros((1, 2))), [[np.exp(-0.75)]], rtol=1e-15)
+
+
+@pytest.mark.parametrize("other", [True, False], ids=["K(X,Y)", "K(X,X)"])
+def test_the_gram_takes_the_memory_of_its_output_alone(other):
+    """cdist writes the L1 distances into the (n, m) output, scaled and exponentiated in place (the docstring's
+    promise); one temporary of that size, e.g. exp without out=, would double the peak."""
+    rng = np.random.default_rng(3)
+    X, Y = rng.normal(size=(600, 4)), rng.normal(size=(500, 4))
+    tracemalloc.start()
+    try:
+        K = LaplacianKernel(4, sigma=1.7)(X, Y if other else None)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.5 * K.nbytes, peak / K.nbytes  # measured: 1.0002 output
 
 
 @pytest.mark.parametrize("sigma", [0.4, 2.5])
@@ -42,6 +65,7 @@ def test_density_in_2d_is_the_product_of_cauchy_densities_and_the_only_part():
     W = np.random.default_rng(1).normal(scale=3.0, size=(50, 2))
     expected = stats.cauchy(scale=1 / 0.8).pdf(W).prod(axis=1)
     np.testing.assert_allclose(kernel.spectral_density(W), expected, rtol=1e-13)
+    assert kernel.spectral_density(W).dtype == np.complex128  # the complex mu of Kernel.spectral_density
     np.testing.assert_allclose(kernel.part_density("real_pos", W), expected, rtol=1e-13)
     assert kernel.parts == ("real_pos",)
     assert kernel.exact_total_masses() == {"real_pos": 1.0, "real_neg": 0.0, "imag_pos": 0.0}
@@ -72,5 +96,7 @@ def test_bad_sample_size_and_shapes_are_refused():
     kernel = LaplacianKernel(3)
     with pytest.raises(ValueError, match="n must be a positive integer, got 0"):
         kernel.sample("real_pos", 0, np.random.default_rng(0))
+    W, rate = kernel.sample("real_pos", 1, np.random.default_rng(0))  # the smallest valid n
+    assert W.shape == (1, 3) and np.isfinite(W).all() and rate == 1.0
     with pytest.raises(ValueError, match="length d=3"):
         kernel(np.ones((2, 2)))

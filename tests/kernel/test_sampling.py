@@ -108,17 +108,39 @@ def test_eq7_identity_reproduces_kernel(name):
     np.testing.assert_array_less(np.abs(estimate - kernel.value(D)), 5 * np.sqrt(var))
 
 
-def test_tiny_rate_part_switches_to_exact_stratified_sampler():
-    kernel = make_kernel("shift_gaussian", 1, sigma=2.0, r=0.5)  # real_neg lives > 6 std out
-    mass = kernel.exact_total_masses()["real_neg"]
-    assert mass < kernel.MIN_REJECTION_RATE
+@pytest.mark.parametrize("name,params", [
+    ("shift_gaussian", {"r": 0.5}),  # real_neg lives > 6 std out
+    # the paper scheme's rate is the mass over the envelope A = 1.17: 8.2e-4, below the threshold,
+    # while the mass times A would be 1.1e-3, above it
+    ("cosh_gaussian", {"beta": 0.28}),
+])
+def test_tiny_rate_part_switches_to_exact_stratified_sampler(name, params):
+    kernel = make_kernel(name, 1, sigma=2.0, **params)
+    rate_of_paper_scheme = kernel.exact_total_masses()["real_neg"] / kernel.envelopes["real_neg"]
+    assert rate_of_paper_scheme < kernel.MIN_REJECTION_RATE
     W, rate = kernel.sample("real_neg", 50_000, np.random.default_rng(3))
     assert rate > kernel.MIN_REJECTION_RATE  # the 1-D step's rate, not the paper scheme's
-    assert np.all(np.abs(W) >= np.pi - 1e-12)  # support of max(-cos(0.5 w), 0) near the origin
+    # support of max(-cos(u w), 0) near the origin: |u w| >= pi / 2
+    assert np.all(np.abs(W * kernel.u[0]) >= np.pi / 2 - 1e-12)
     stats_fns = [lambda w: np.abs(w), lambda w: w * w, lambda w: np.cos(1.3 * w)]
     expected = quad_expectations_1d(kernel, "real_neg", stats_fns)
     values = np.column_stack([np.abs(W[:, 0]), W[:, 0] ** 2, np.cos(1.3 * W[:, 0])])
     assert_within_5_se(values, expected, ref_tol=1e-8)
+
+
+@pytest.mark.parametrize("d,sigma,beta", [(1, 1.5, 0.3), (2, 1.0, 0.2), (3, 2.0, 0.1)])
+def test_sinh_real_part_is_the_gaussian_sampled_without_rejection(d, sigma, beta):
+    """mu_R = g for sinh (eq. 10): envelope 1, rate 1, draws N(0, sigma^-2 I).
+
+    Its mass is 1 up to the quadrature's rounding, which for these parameters gives 1 + 2e-16: the expected
+    rate handed to the sampler must still be at most 1.
+    """
+    kernel = make_kernel("sinh_gaussian", d, sigma=sigma, beta=beta)
+    W, rate = kernel.sample("real_pos", 20_000, np.random.default_rng(d))
+    assert rate == 1.0  # accept probability g / (1 g) = 1: every proposal kept
+    z = (W * sigma).ravel()  # N(0, 1) entries; var of the sample variance is 2 / n
+    assert z.mean() == pytest.approx(0.0, abs=5 / np.sqrt(z.size))
+    assert z.var() == pytest.approx(1.0, abs=5 * np.sqrt(2 / z.size))
 
 
 @pytest.mark.parametrize("n", [0, -3, 2.5, True])
@@ -142,3 +164,50 @@ def test_rejection_sample_on_known_target():
     assert W.shape == (100_000, 1) and np.all(W > 0)
     assert W.mean() == pytest.approx(np.sqrt(2 / np.pi), abs=5 * np.sqrt(1 - 2 / np.pi) / np.sqrt(1e5))
     assert rate == pytest.approx(0.5, abs=0.005)
+
+
+class _Stream:
+    """Deterministic proposals: the i-th proposal overall is [accepted[i]], kept with probability accepted[i] in {0, 1}.
+
+    It records the size of every batch asked for, so the batching documented by ``rejection_sample`` is checked
+    without any randomness (U < 1 always, U < 0 never).
+    """
+
+    def __init__(self, accepted):
+        self.accepted, self.pos, self.sizes = np.asarray(accepted, dtype=float), 0, []
+
+    def propose(self, rng, size):
+        self.sizes.append(size)
+        W = self.accepted[self.pos:self.pos + size, None]
+        self.pos += size
+        return W
+
+
+def test_rejection_batches_follow_the_rate_so_far_and_the_rate_counts_every_proposal():
+    # Batch sizes ceil(1.1 * remaining / rate): first with expected_rate, then with the empirical rate,
+    # divided by 10 while nothing has been kept. Stream: 5 + 41 rejected and 1 kept, then everything kept.
+    stream = _Stream([0] * 46 + [1] + [1] * 200)
+    W, rate = rejection_sample(stream.propose, lambda W: W[:, 0], n=3, rng=np.random.default_rng(0),
+                               expected_rate=0.8)
+    # 1.1 * 3 / 0.8 = 4.125; nothing kept: 1.1 * 3 / 0.08 = 41.25; 1 of 47 kept: 1.1 * 2 * 47 = 103.4
+    assert stream.sizes == [5, 42, 104]
+    assert rate == 105 / 151  # accepted / proposed over all batches, not just the n returned
+    np.testing.assert_array_equal(W, np.ones((3, 1)))
+
+
+def test_rejection_batches_are_capped_and_one_sample_is_enough():
+    stream = _Stream(np.ones(1000))
+    W, rate = rejection_sample(stream.propose, lambda W: W[:, 0], n=100, rng=np.random.default_rng(0),
+                               expected_rate=1.0, max_batch=30)
+    assert stream.sizes[:3] == [30, 30, 30] and max(stream.sizes) == 30 and sum(stream.sizes) >= 100
+    assert W.shape == (100, 1) and rate == 1.0
+    W, rate = rejection_sample(_Stream([0, 1, 1]).propose, lambda W: W[:, 0], n=1,
+                               rng=np.random.default_rng(0), expected_rate=0.5)
+    assert W.shape == (1, 1) and rate == 2 / 3  # ceil(1.1 / 0.5) = 3 proposals, 2 kept
+
+
+@pytest.mark.parametrize("expected_rate", [0.0, -0.2, 1.5, np.nan])
+def test_rejection_refuses_an_expected_rate_outside_0_1(expected_rate):
+    with pytest.raises(ValueError, match=r"expected_rate must be in \(0, 1\], got "):
+        rejection_sample(_Stream(np.ones(10)).propose, lambda W: W[:, 0], n=2, rng=np.random.default_rng(0),
+                         expected_rate=expected_rate)

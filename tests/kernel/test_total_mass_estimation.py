@@ -53,6 +53,9 @@ def test_missing_parts_are_fixed_to_zero():
     assert est == pytest.approx({"real_pos": 1.0, "real_neg": 0.0, "imag_pos": 2.5}, rel=1e-10)
     est = estimate_total_masses(bases["real_pos"], {"real_pos": bases["real_pos"]}, 0.7)
     assert est == {"real_pos": 0.7, "real_neg": 0.0, "imag_pos": 0.0}
+    # only k0 < 0 needs a real_neg basis: k0 = 0 with real_pos alone is xi = 0
+    est = estimate_total_masses(np.zeros((6, 6)), {"real_pos": bases["real_pos"]}, 0.0)
+    assert est == {"real_pos": 0.0, "real_neg": 0.0, "imag_pos": 0.0}
 
 
 def test_symmetric_variant_gives_same_real_masses():
@@ -101,3 +104,9 @@ def test_estimates_exact_masses_on_paper_toy_problem(name, rel):
 def test_bad_inputs_rejected(target, bases, k0, match):
     with pytest.raises(ValueError, match=match):
         estimate_total_masses(target, bases, k0)
+
+
+@pytest.mark.parametrize("W", [np.zeros((0, 3)), np.ones((4, 2)), np.ones(3), np.ones((2, 3, 1))])
+def test_unit_mass_grams_refuses_frequencies_of_the_wrong_shape(W):
+    with pytest.raises(ValueError, match=r"freqs\['imag_pos'\] must have shape \(M >= 1, d=3\), got \("):
+        unit_mass_grams(np.ones((5, 3)), {"real_pos": np.ones((2, 3)), "imag_pos": W})

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from rfbench.kernel import PARTS, make_kernel
+from rfbench.kernel.modulated import MAX_SPREAD
 from tests.kernel.kernel_reference import grid_2d, kernel_case
 
 SPECTRAL = ["gaussian", "shift_gaussian", "sinh_gaussian", "cosh_gaussian"]
@@ -59,6 +60,21 @@ def test_masses_match_fourier_series_in_any_dimension(d, norm):
     assert cosh["real_pos"] == pytest.approx(amplitude * ser["cos+"], rel=1e-9, abs=0)
     assert cosh["real_neg"] == pytest.approx(amplitude * ser["cos-"], rel=1e-6, abs=0)
     assert cosh["imag_pos"] == pytest.approx(amplitude * ser["sin+"], rel=1e-9, abs=0)
+
+
+@pytest.mark.parametrize("s", [0.11, 7.1, 9.3, 11.7])
+def test_masses_reach_the_quadratures_tolerance_at_the_ends_of_the_spread_range(s):
+    """Each piece is integrated to a relative 1e-10, so the masses are too, for spreads near 0 and near MAX_SPREAD.
+
+    For a large s the pieces are many and narrow (a kink every pi / (2 s) in z); for a small s they are few and wide.
+    Only parts well above the series' cancellation error (~1e-16) are compared.
+    """
+    assert s < MAX_SPREAD
+    masses = make_kernel("shift_gaussian", 1, sigma=1.0, r=s).exact_total_masses()
+    ser = _series(s)
+    for part, key in [("real_pos", "cos+"), ("real_neg", "cos-"), ("imag_pos", "sin+")]:
+        if ser[key] > 1e-4:
+            assert masses[part] == pytest.approx(ser[key], rel=1e-10, abs=0), part
 
 
 @pytest.mark.parametrize("name", SPECTRAL)
