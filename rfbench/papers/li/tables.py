@@ -319,8 +319,9 @@ def _scaling_sections(table: pd.DataFrame, on_test: pd.DataFrame, pub: pd.DataFr
         return [("", "No cell of the preprocessing study beside a primary one yet: `make li-preprocessing`.")]
     records.write_csv(out / "scaling.csv", side)
     shown = side.drop(columns=["threshold", *[c for c in side if c.startswith("run ")]]).assign(
-        **{c: side[c].map(lambda v: "-" if pd.isna(v) else f"{v:.{DIGITS}f}") for c in SCALING_ACCURACIES},
-        **{c: side[c].map(lambda v: "-" if pd.isna(v) else render.signed(v, DIGITS)) for c in SCALING_CHANGES})
+        **{c: side[c].map(f"{{:.{DIGITS}f}}".format, na_action="ignore").fillna("-") for c in SCALING_ACCURACIES},
+        **{c: side[c].map(lambda v: render.signed(v, DIGITS), na_action="ignore").fillna("-")
+           for c in SCALING_CHANGES})  # "-": an arm not run
     return [("Test accuracy (%) by preprocessing (test-grid selection; the verdicts stay on unit rows)", shown),
             ("What it shows", _scaling_summary(side))]
 
