@@ -71,6 +71,8 @@ def test_kernel_options_pairs_the_solver_by_trial_and_sets_rbfs_other_map_agains
            "feature_map.part": "asymmetric", "classifier.log2_C": "[5]"}
     write_run(tmp_path, "ours", [0.84, 0.83], **asy, **{"classifier.solver": "newton"})
     write_run(tmp_path, "s1", [0.83, 0.80], **asy, **{"classifier.solver": 1})
+    write_run(tmp_path, "s0", [0.82, 0.81], **asy, **{"classifier.solver": 0})  # the losses study's screen
+    write_run(tmp_path, "s3", [0.85], **asy, **{"classifier.solver": 3})  # trial 0 only: paired over 1
     table = studies.kernel_options(tmp_path, tmp_path / "out", table1).set_index(["method", "arm"])
     form = table.loc[("gaussian", "RBF as sqrt(2/M) cos(w'x + b), M columns")]
     assert form["n"] == 3 and form["accuracy"] == pytest.approx(77.8) and form["paper"] == pytest.approx(77.547)
@@ -80,6 +82,12 @@ def test_kernel_options_pairs_the_solver_by_trial_and_sets_rbfs_other_map_agains
     assert bool(s1["explains"])  # 2.96 - 2.0 = 0.96 left of 2.96: under half
     ours = table.loc[("shift_gaussian", "L2-loss SVM to the optimum (ours) at C = 32")]
     assert ours["shift"] == 0.0 and not bool(ours["explains"]) and ours["runs"] == "ours"
+    assert len(table.loc["shift_gaussian"]) == 4  # ours once, beside -s 1; each screen arm once
+    s0 = table.loc[("shift_gaussian", "-s 0 logistic regression, primal at C = 32")]
+    assert s0["shift"] == pytest.approx(-2.0) and bool(s0["moves half the gap"])
+    assert not bool(s0["explains"])  # a screen: another loss may make the CV pick another C
+    s3 = table.loc[("shift_gaussian", "-s 3 L1-loss SVM, dual at C = 32")]
+    assert s3["n"] == 1 and s3["shift"] == pytest.approx(1.0) and not bool(s3["moves half the gap"])
     assert (tmp_path / "out" / "kernel_options.md").exists()
 
 
