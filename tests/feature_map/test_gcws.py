@@ -141,6 +141,7 @@ def test_zero_rows_are_refused_or_given_empty_rows():
     Z = gcws.transform(X)
     np.testing.assert_array_equal(np.diff(Z.indptr), [8, 8, 0, 8, 0, 8])
     i_star, t_star = gcws.samples(X)
+    assert i_star.dtype == t_star.dtype == np.int64  # "two int64 arrays"
     assert (i_star[[2, 4]] == -1).all() and (t_star[[2, 4]] == 0).all()
 
 
@@ -153,24 +154,49 @@ def test_the_refusal_lists_ten_zero_rows_at_most(n_empty, listed):
         GCWS(n_components=4).fit(X).transform(X)
 
 
-@pytest.mark.parametrize("chunk_elements", [9, 16])
+def greedy_chunks(row_nonzeros, chunk_elements):
+    """Rows per chunk when a chunk takes the next rows while their nonzeros fit in chunk_elements (one row at least)."""
+    chunks, rows, total = [], 0, 0
+    for count in row_nonzeros:
+        if rows and total + count > chunk_elements:
+            chunks.append(rows)
+            rows, total = 0, 0
+        rows, total = rows + 1, total + count
+    return chunks + [rows]
+
+
+@pytest.mark.parametrize("chunk_elements", [3, 9, 16])
 def test_chunks_change_nothing(monkeypatch, chunk_elements):
-    """k = 8: transform samples 1 row a chunk (9) or 2 (16); sampling takes <= 9 or 16 nonzeros a chunk."""
+    """k = 8: transform samples 1 row a chunk (3, 9) or 2 (16); sampling takes <= 3, 9 or 16 nonzeros a chunk.
+
+    Rows have 5, 5, 0, 4, 4, 5 nonzeros: sampling's chunks are [1] * 6 (3: each row alone exceeds it), [1, 3, 2]
+    (9: 5 | 5 + 0 + 4 | 4 + 5, full chunks) and [4, 2] (16), as many rows as fit ("chunks of about CHUNK_ELEMENTS
+    nonzeros"), and each chunk's row pointers start at its own first nonzero.
+    """
     X = data()
     X[2] = 0.0
     gcws = GCWS(n_components=8, b=2, empty_rows="zero", random_state=0).fit(X)
     Z, (i_star, t_star) = gcws.transform(X), gcws.samples(X)
     monkeypatch.setattr(gcws_module, "CHUNK_ELEMENTS", chunk_elements)
-    chunk_rows = []
+    chunk_rows, sampled_rows = [], []
 
     def sample(rows):  # transform's chunks of rows
         chunk_rows.append(len(rows))
         return GCWS._sample(gcws, rows)
 
+    def consistent_samples(indptr, coordinate, *args):  # sampling's chunks of nonzeros
+        assert len(indptr) >= 2 and indptr[0] == 0 and indptr[-1] == len(coordinate), indptr
+        sampled_rows.append(len(indptr) - 1)
+        return consistent_samples_njit(indptr, coordinate, *args)
+
+    consistent_samples_njit = gcws_module._consistent_samples
+    monkeypatch.setattr(gcws_module, "_consistent_samples", consistent_samples)
     monkeypatch.setattr(gcws, "_sample", sample)
     assert (gcws.transform(X) != Z).nnz == 0
     assert sum(chunk_rows) == len(X) and max(chunk_rows) * 8 <= max(chunk_elements, 8)  # each row once, k numbers
+    sampled_rows.clear()
     np.testing.assert_array_equal(gcws.samples(X)[0], i_star)
+    assert sampled_rows == greedy_chunks(np.count_nonzero(X, axis=1), chunk_elements)
     np.testing.assert_array_equal(gcws.samples(X)[1], t_star)
 
 

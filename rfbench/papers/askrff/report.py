@@ -10,10 +10,10 @@ Gaussian data) reads the records of its job (:mod:`rfbench.papers.askrff.masses`
 it sets Table 1's AsK-RFF cells against RBF at the same number of feature columns.
 
     python -m rfbench.papers.askrff.report {fig1,fig2,fig3,table1,equal_width,liblinear,split_seeds,kernel_options,
-                                            data_options}
+                                            data_options,losses}
         [--results results]
 
-``liblinear``, ``split_seeds``, ``kernel_options`` and ``data_options`` are protocol studies
+``liblinear``, ``split_seeds``, ``kernel_options``, ``data_options`` and ``losses`` are protocol studies
 (:mod:`rfbench.papers.askrff.studies`).
 """
 from __future__ import annotations
@@ -547,10 +547,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m rfbench.papers.askrff.report", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("target", choices=["fig1", "fig2", "fig3", "table1", "equal_width", "liblinear",
-                                           "split_seeds", "kernel_options", "data_options"])
+                                           "split_seeds", "kernel_options", "data_options", "losses"])
     parser.add_argument("--results", type=Path, default=Path("results"),
                         help="results tree; the target writes <results>/askrff/<target> and reads its runs "
-                             "there (fig1, fig2, liblinear, split_seeds, kernel_options, data_options) or in "
+                             "there (fig1, fig2, liblinear, split_seeds, kernel_options, data_options, losses) or in "
                              "<results>/askrff/accuracy (fig3, table1, equal_width)")
     args = parser.parse_args(argv)
     out = args.results / PAPER / args.target
@@ -562,7 +562,8 @@ def main(argv: list[str] | None = None) -> None:
                "kernel_options": partial(studies.kernel_options, out, out,
                                          args.results / PAPER / "table1" / "table1.csv"),
                "data_options": partial(studies.data_options, out, out, accuracy, args.results / PAPER / FORMER_RUNS,
-                                       args.results / PAPER / "table1" / "table1.csv")}
+                                       args.results / PAPER / "table1" / "table1.csv"),
+               "losses": partial(studies.losses, out, out, accuracy, args.results / PAPER / "table1" / "table1.csv")}
     try:
         targets[args.target]()
     except (FileNotFoundError, ValueError) as err:

@@ -246,6 +246,16 @@ def _arm_trials(runs: Path, former_runs: Path) -> pd.DataFrame:
     return trials.assign(arm=trials.apply(_data_arm, axis=1), reading=trials.apply(_reading, axis=1))
 
 
+def _same_trials(ours: pd.DataFrame, cell: tuple[str, str, str], group: pd.DataFrame) -> pd.DataFrame:
+    """Table 1's trials of ``cell`` (``ours``, indexed by cell and trial) paired with an arm's trials ``group``;
+    refuses unless each pair has the same experiment seed (so the same frequencies, mass subsets and folds)."""
+    same = ours.loc[[(*cell, t) for t in group["trial"]]]
+    if (same["seed"].to_numpy() != group["seed"].to_numpy()).any():
+        raise ValueError(f"{' '.join(cell)}: the arm's experiment seeds {group['seed'].tolist()} are not Table 1's "
+                         f"{same['seed'].tolist()}; the pairing needs the same seeds")
+    return same
+
+
 def data_options(runs: Path, out: Path, accuracy_runs: Path, former_runs: Path, table1: Path) -> pd.DataFrame:
     """One row per (cell, arm) of the data-options study: the arm's accuracy (%) and Table 1's on the same
     trials (``accuracy_runs``, the same seeds, so the same frequencies, mass subsets and folds), their paired
@@ -260,11 +270,7 @@ def data_options(runs: Path, out: Path, accuracy_runs: Path, former_runs: Path, 
     arms = ["arm", "reading", "scale", "imaginary"]
     for (dataset, method, approximation, arm, reading, scale, block), group in trials.groupby([*cell, *arms]):
         table1_mean, paper = table.loc[(dataset, method, approximation)]
-        same = ours.loc[[(dataset, method, approximation, t) for t in group["trial"]]]
-        if (same["seed"].to_numpy() != group["seed"].to_numpy()).any():
-            raise ValueError(f"{dataset} {method} {approximation}: the arm's experiment seeds "
-                             f"{group['seed'].tolist()} are not Table 1's {same['seed'].tolist()}; the pairing "
-                             "needs the same seeds")
+        same = _same_trials(ours, (dataset, method, approximation), group)
         shift = 100 * (group["test_accuracy"].to_numpy() - same["test_accuracy"].to_numpy())
         gap = table1_mean - paper
         rows.append({"dataset": dataset, "method": method, "approximation": approximation, "arm": arm,
@@ -286,4 +292,48 @@ def data_options(runs: Path, out: Path, accuracy_runs: Path, former_runs: Path, 
         ("Readings", pd.DataFrame(READINGS.items(), columns=["reading", "what it is"])),
         ("Rule", "results/askrff/README.md, \"Study: the data's scaling and the imaginary unit\" and \"Table 1 under "
                  "the text's readings\".")])
+    return result
+
+
+#: Config columns that tell the losses study's arms apart.
+LOSSES = ["dataset.name", "kernel.name", "feature_map.name", "feature_map.part", "classifier.solver"]
+
+
+def losses(runs: Path, out: Path, accuracy_runs: Path, table1: Path) -> pd.DataFrame:
+    """One row per (cell, solver) of the losses study's CV stage: the arm's accuracy (%) with the paper's CV grid
+    and Table 1's on the same trials (``accuracy_runs``, the same seeds), their paired shift, Table 1's cell mean
+    (``table1``) and the paper's. ``complete``: the solver ran on every Table 1 cell of that dataset; ``explains``
+    is the study's rule (results/askrff/README.md, "Study: LibLinear's other losses"): a complete arm whose shift
+    closes at least half of the gap; ``out/losses.{csv,md}``."""
+    trials = cells(collect_single_runs(runs, LOSSES))
+    trials = trials.assign(solver=trials["classifier.solver"].astype(str))
+    cell = ["dataset", "method", "approximation"]
+    ours = _table1_trials(accuracy_runs).set_index([*cell, "trial"])
+    table = pd.read_csv(table1).set_index(cell)[["mean", "published"]]
+    rows = []
+    for (dataset, method, approximation, solver), group in trials.groupby([*cell, "solver"]):
+        table1_mean, paper = table.loc[(dataset, method, approximation)]
+        same = _same_trials(ours, (dataset, method, approximation), group)
+        shift = 100 * (group["test_accuracy"].to_numpy() - same["test_accuracy"].to_numpy()).mean()
+        rows.append({"dataset": dataset, "method": method, "approximation": approximation,
+                     "solver": SOLVERS.get(solver, solver), "n": len(group),
+                     "accuracy": 100 * group["test_accuracy"].mean(),
+                     "ours same trials": 100 * same["test_accuracy"].mean(), "shift": shift,
+                     "C picked": "; ".join(f"{c:g}" for c in group["C"]),
+                     "ours C": "; ".join(f"{c:g}" for c in same["C"]), "ours": table1_mean, "paper": paper,
+                     "gap": table1_mean - paper, "ours + shift": table1_mean + shift,
+                     "runs": " ".join(sorted(set(group["run_id"])))})
+    result = pd.DataFrame(rows)
+    if len(result):
+        width = table.reset_index().groupby("dataset").size()
+        ran = result.groupby(["dataset", "solver"])["method"].transform("size")
+        result["complete"] = ran.to_numpy() == result["dataset"].map(width).to_numpy()
+        result["explains"] = result["complete"] & ((result["gap"] + result["shift"]).abs() <= result["gap"].abs() / 2)
+    records.write_csv(out / "losses.csv", result)
+    render.write_markdown(out / "losses.md", "AsK-RFF Table 1, letter and ijcnn1: LibLinear's other losses with "
+                          "the paper's CV grid", [
+        ("Arms (test accuracy %; shift: the arm minus Table 1's run on the same trials; complete: the solver ran on "
+         "every cell of the dataset; explains: complete and |gap + shift| <= |gap| / 2, gap = ours - paper)",
+         result.drop(columns="runs") if len(result) else result),
+        ("Rule", "results/askrff/README.md, \"Study: LibLinear's other losses\".")])
     return result

@@ -18,7 +18,10 @@ deviations of :data:`rfbench.papers.askrff.report.PROTOCOL`):
   reading the text allows other than Table 1's (ijcnn1's [0, 1] map fitted on each file alone, the i-block
   dropped), paired by trial with Table 1's runs, moves the cell at least half of its gap towards the
   paper's value. Table 1 follows the text's readings (the map fitted on all rows, the block dropped); the
-  former Table 1 is that study's other arm and explains nothing.
+  former Table 1 is that study's other arm and explains nothing;
+- and by the losses study's CV stage (``make askrff-losses``, ``losses/losses.csv``) where a LibLinear solver
+  other than the primary's, run with the paper's CV grid on every cell of the dataset and paired with Table 1's
+  trials, moves the cell at least half of its gap towards the paper's value.
 
 Every study runs under Table 1's data readings.
 
@@ -93,6 +96,20 @@ def _data_option_cause(row: pd.Series, data_options: pd.DataFrame) -> str | None
             "its gap towards the paper's value")
 
 
+def _loss_cause(row: pd.Series, losses: pd.DataFrame) -> str | None:
+    """Explained by a solver of the losses study's CV stage whose ``explains`` holds (it ran on every cell of the
+    dataset and, paired with Table 1's trials, closes at least half of the gap: the study's rule)."""
+    cell = _cell(losses, row)
+    arms = cell[cell["explains"].astype(bool)] if len(cell) else cell
+    if arms.empty:
+        return None
+    arm = arms.iloc[0]
+    return (EXPLAINED + f"`make askrff-losses`, run {arm['runs']} (record: {PAPER}/losses/runs/{arm['runs']}; "
+            f"record: {PAPER}/losses/losses.csv): {arm['solver']} with the paper's CV grid, run on every cell of "
+            f"the dataset, paired with Table 1's runs over {int(arm['n'])} trial(s), moves this cell at least half "
+            "of its gap towards the paper's value")
+
+
 def _options_cause(row: pd.Series, options: pd.DataFrame) -> str:
     """Explained by the LibLinear arm the text allows that comes nearest the paper, if it closes half the gap."""
     arms = options[(options["dataset"] == row["dataset"]) & options["allowed"]] if len(options) else options
@@ -126,6 +143,7 @@ def rules(table: pd.DataFrame, folder: Path | None = None) -> Rules:
     options = _read(folder / "liblinear" / "liblinear.csv") if folder else pd.DataFrame()
     kernel_options = _read(folder / "kernel_options" / "kernel_options.csv") if folder else pd.DataFrame()
     data_options = _read(folder / "data_options" / "data_options.csv") if folder else pd.DataFrame()
+    losses = _read(folder / "losses" / "losses.csv") if folder else pd.DataFrame()
 
     def cause(row: pd.Series) -> str | Cause:
         if row["dataset"] == "cod_rna" and (cod["method"] == "linear").any():
@@ -135,7 +153,7 @@ def rules(table: pd.DataFrame, folder: Path | None = None) -> Rules:
             if found != UNEXPLAINED:
                 return found
         return (_split_cause(row, seeds) or _kernel_option_cause(row, kernel_options)
-                or _data_option_cause(row, data_options) or UNEXPLAINED)
+                or _data_option_cause(row, data_options) or _loss_cause(row, losses) or UNEXPLAINED)
 
     return Rules(label=lambda row: f"{row['dataset']} {row['method']} {row['approximation']}",
                  not_comparable=lambda row: COD_RNA if row["dataset"] == "cod_rna" else None,

@@ -141,3 +141,30 @@ def test_data_options_pairs_each_arm_and_the_former_table_1_with_table_1s_same_t
     assert each["shift"] == pytest.approx(-0.3) and not bool(each["explains"])  # 0.5 left of 0.8: over half
     assert each["reading"] == "secondary" and each["paper"] == pytest.approx(91.0) and each["imaginary"] == "none"
     assert (tmp_path / "out" / "data_options.md").exists()
+
+
+def test_losses_pairs_each_solver_with_table_1s_trials_and_counts_only_a_solver_run_on_every_cell(tmp_path):
+    table1 = write_table1(tmp_path / "table1.csv", "letter", ("gaussian", "RBF", 79.6, 77.55),
+                          ("linear", "Linear", 68.6, 72.54))
+    rbf = {"dataset.name": "letter", "kernel.name": "gaussian", "feature_map.name": "rff", "seed": 0}
+    linear = {"dataset.name": "letter", "kernel.name": "linear", "feature_map.name": "identity", "seed": 0}
+    accuracy = tmp_path / "accuracy"
+    write_run(accuracy, "t1rbf", [0.800, 0.790], **rbf, **{"feature_map.m_over_d": 2})
+    write_run(accuracy, "t1lin", [0.686], **linear)
+    study = tmp_path / "study"
+    write_run(study, "s0rbf", [0.785], **rbf, **{"classifier.solver": 0})
+    write_run(study, "s0lin", [0.700], **linear, **{"classifier.solver": 0})
+    write_run(study, "s2rbf", [0.780], **rbf, **{"classifier.solver": 2})  # not run on Linear: incomplete
+    table = studies.losses(study, tmp_path / "out", accuracy, table1).set_index(["method", "solver"])
+    s0 = table.loc[("gaussian", "-s 0 logistic regression, primal")]
+    # trial 0 against Table 1's 80.0: shift -1.5; gap 2.05 -> 0.55 left, within half
+    assert s0["shift"] == pytest.approx(-1.5) and s0["ours same trials"] == pytest.approx(80.0)
+    assert bool(s0["complete"]) and bool(s0["explains"]) and s0["runs"] == "s0rbf"
+    s0_linear = table.loc[("linear", "-s 0 logistic regression, primal")]
+    assert s0_linear["shift"] == pytest.approx(1.4) and not bool(s0_linear["explains"])  # 2.54 of 3.94 left
+    s2 = table.loc[("gaussian", "-s 2 L2-loss SVM, primal")]
+    assert s2["shift"] == pytest.approx(-2.0) and not bool(s2["complete"]) and not bool(s2["explains"])
+    assert (tmp_path / "out" / "losses.md").exists()
+    write_run(study, "reseeded", [0.7], **{**linear, "seed": 9}, **{"classifier.solver": 7})
+    with pytest.raises(ValueError, match="not Table 1's"):
+        studies.losses(study, tmp_path / "out", accuracy, table1)

@@ -108,3 +108,19 @@ def test_a_data_option_explains_a_cell_where_its_record_says_so(tmp_path):
     assert found.startswith(EXPLAINED) and "make askrff-data-options`, run e1" in found
     assert "record: askrff/data_options/runs/e1" in found and "each part, a reading the text allows" in found
     assert rules.cause(_row("letter", "gaussian", "RBF", 79.66, 77.55)) == UNEXPLAINED
+
+
+def test_a_loss_explains_a_cell_only_where_its_record_says_so(tmp_path):
+    (tmp_path / "losses").mkdir()
+    pd.DataFrame([
+        {"dataset": "letter", "method": "gaussian", "approximation": "RBF", "solver": "-s 0 logistic regression",
+         "n": 1, "shift": -1.5, "complete": True, "explains": True, "runs": "l1"},
+        {"dataset": "letter", "method": "linear", "approximation": "Linear", "solver": "-s 0 logistic regression",
+         "n": 1, "shift": 1.0, "complete": True, "explains": False, "runs": "l2"}]).to_csv(
+        tmp_path / "losses" / "losses.csv", index=False)
+    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
+    found = rules.cause(_row("letter", "gaussian", "RBF", 79.6, 77.55))
+    assert found.startswith(EXPLAINED) and "make askrff-losses`, run l1" in found
+    assert "record: askrff/losses/runs/l1" in found and "-s 0 logistic regression with the paper's CV grid" in found
+    assert rules.cause(_row("letter", "linear", "Linear", 68.6, 72.5)) == UNEXPLAINED
+    assert rules.cause(_row("ijcnn1", "gaussian", "RBF", 93.8, 93.2)) == UNEXPLAINED  # not in the record
