@@ -18,7 +18,8 @@ none``, below ``<results>/li/kernel_svm_given/runs``) and on ``minmax_unit_rows`
 ``li-features`` runs below ``<results>/li/kernel_svm_features`` and ``linear_ovr_features``, primary);
 our former one-hot and 25-column configs are that study's other arm (``features.csv``), and their runs
 serve no other study. The third round's studies (:mod:`rfbench.papers.li.studies`): LIBLINEAR's own ``-s 1``
-at its default tolerance (an arm of the linear study, below ``<results>/li/linear_ovr_s1``), other draws of
+at its default tolerance (an arm of the linear study, below ``<results>/li/linear_ovr_s1``; the fourth round adds
+``-s 3``, the hinge loss, below ``linear_ovr_s3``), other draws of
 the random splits (``split.csv``) and the C grid past its top (``c_top.csv``). Their rules: results/li/README.md,
 "Studies of our protocol choices".
 """
@@ -43,7 +44,7 @@ RUNS = "kernel_svm"
 LINEAR_RUNS = "linear_ovr"
 #: The linear study's other LibLinear arms: name -> tree beside :data:`RUNS` (libsvm's is :data:`RUNS`).
 LINEAR_ARMS = {"one-vs-rest, intercept": "linear_ovr_bias", "one-vs-rest, as given": "linear_ovr_given",
-               "one-vs-rest, -s 1": "linear_ovr_s1"}
+               "one-vs-rest, -s 1": "linear_ovr_s1", "one-vs-rest, -s 3": "linear_ovr_s3"}
 #: Config columns that tell the cells apart.
 POINT = ["dataset.name", "classifier.kernel", "classifier.selection"]
 #: Our dataset configs and the paper's names for them.

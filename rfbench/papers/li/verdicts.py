@@ -77,7 +77,9 @@ LINEAR_ARMS = {"one-vs-one": ("kernel_svm", "li-tables", "libsvm's one-vs-one li
                "one-vs-rest, as given": ("linear_ovr_given", "li-linear-ovr",
                                          "LibLinear one-vs-rest on the data as given (dataset.scale=none)"),
                "one-vs-rest, -s 1": ("linear_ovr_s1", "li-linear-solver",
-                                     "LIBLINEAR -s 1 at its default tolerance (classifier.solver=1)")}
+                                     "LIBLINEAR -s 1 at its default tolerance (classifier.solver=1)"),
+               "one-vs-rest, -s 3": ("linear_ovr_s3", "li-linear-loss",
+                                     "LIBLINEAR -s 3, the hinge loss, at its default tolerance (classifier.solver=3)")}
 #: The trees of the split and C-top studies' runs (``tables/split.csv``, ``tables/c_top.csv``): linear, the others.
 SPLIT_TREES = {"linear": "linear_ovr_split", "rbf": "kernel_svm_split", "gmm": "kernel_svm_split"}
 C_TOP_TREES = {"linear": "linear_ovr_ctop", "rbf": "kernel_svm_ctop", "gmm": "kernel_svm_ctop"}

@@ -46,16 +46,21 @@ def test_a_measurement_explains_a_gap_when_it_closes_at_least_half_of_it(tmp_pat
 
 def test_a_linear_cell_is_explained_by_the_linear_studys_arms(tmp_path):
     (tmp_path / "tables").mkdir()
-    pd.DataFrame({"dataset": ["SkinSeg10k", "Vowel"], "one-vs-rest": [80.0, 80.0], "one-vs-one": [81.0, 70.0],
-                  "one-vs-rest, intercept": [89.0, float("nan")], "paper": [90.0, 90.0],
-                  "run one-vs-rest": ["p1", "p2"], "run one-vs-one": ["o1", "o2"],
-                  "run one-vs-rest, intercept": ["b1", ""]}).to_csv(tmp_path / "tables" / "linear_scheme.csv",
-                                                                     index=False)
+    nan = float("nan")
+    pd.DataFrame({"dataset": ["SkinSeg10k", "Vowel", "Letter"], "one-vs-rest": [80.0, 80.0, 66.1],
+                  "one-vs-one": [81.0, 70.0, 84.3], "one-vs-rest, intercept": [89.0, nan, nan],
+                  "one-vs-rest, -s 3": [nan, nan, 63.0], "paper": [90.0, 90.0, 61.66],
+                  "run one-vs-rest": ["p1", "p2", "p3"], "run one-vs-one": ["o1", "o2", "o3"],
+                  "run one-vs-rest, intercept": ["b1", "", ""], "run one-vs-rest, -s 3": ["", "", "h3"]}).to_csv(
+        tmp_path / "tables" / "linear_scheme.csv", index=False)
     rules = verdicts.rules(tmp_path)
     found = rules.cause(_row("SkinSeg10k", "linear"))
     assert found.startswith(EXPLAINED) and "with an intercept" in found
     assert "record: li/linear_ovr_bias/runs/b1" in found
     assert rules.cause(_row("Vowel", "linear")) == UNEXPLAINED  # one-vs-one moves away from the paper
+    hinge = rules.cause(_row("Letter", "linear", 66.1, 61.66))  # 63.0: 1.34 from the paper, within half of 4.44
+    assert hinge.startswith(EXPLAINED) and "the hinge loss" in hinge and "`make li-linear-loss`, run h3" in hinge
+    assert "record: li/linear_ovr_s3/runs/h3" in hinge
 
 
 def test_a_cell_on_other_data_is_explained_by_the_config_of_its_run(tmp_path):
