@@ -173,9 +173,10 @@ NOTES = {
     "easy": "the Gram-error and mass curves (Figs. 1-2) and the Fig. 3 sweep: the maps, the sampler and LibLinear "
             "run as the paper describes them, ten trials per point in minutes",
     "hard": "Table 1's absolute accuracies: the paper gives neither its partitions, its feature counts at M = 2d "
-            "nor its multi-class scheme, and cod-rna.t is not obtainable; each cell's gap is explained by a "
-            "committed study (split seeds, LibLinear's options) or said to be unexplained",
-    "remains": "the cells no study explains: ijcnn1's Sinh and Cosh Asy and its Linear (no scaling of its files, "
-               "solver or intercept moves them half-way), letter's Linear and its kernel cells but Sinh's Sym (the "
-               "partition, RBF's map, the solver and the scaling's rows leave them)",
+            "nor its multi-class scheme or LibLinear solver, and cod-rna.t is not obtainable; each cell's gap is "
+            "explained by a committed study (split seeds, LibLinear's options and losses) or said to be unexplained",
+    "remains": "the cells no study explains: ijcnn1's Linear (no scaling of its files, solver, loss or intercept "
+               "moves it half-way) and letter's Shift Sym; letter's and ijcnn1's other kernel cells are explained, not "
+               "moved, by LibLinear's weaker fits (-s 2 at its default tolerance, logistic regression), and which "
+               "one the paper ran the study cannot say",
 }
