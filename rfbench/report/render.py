@@ -105,9 +105,11 @@ def markdown(title: str, sections: Sequence[tuple[str, pd.DataFrame | str]], dev
 
 
 def _markdown_table(table: pd.DataFrame) -> str:
-    """Numbers formatted to 4 significant digits; text columns as written (a ``"+0.50"`` keeps its sign)."""
+    """Numbers formatted to 4 significant digits; text columns as written (a ``"+0.50"`` keeps its sign); a
+    missing value (NaN, None: e.g. the sd of one trial, an arm not run) as ``-``."""
     text = [i for i, dtype in enumerate(table.dtypes) if not pd.api.types.is_numeric_dtype(dtype)]
-    return table.to_markdown(index=False, floatfmt=".4g", disable_numparse=text)
+    shown = table.astype(object).where(table.notna(), None)  # tabulate writes missingval for None only
+    return shown.to_markdown(index=False, floatfmt=".4g", disable_numparse=text, missingval="-")
 
 
 def comparison_sections(table: pd.DataFrame, body: pd.DataFrame, published_file: str,

@@ -69,3 +69,11 @@ def test_paper_layout_and_difference_figure(tmp_path):
                                     "b": ["85.0 (80.0) [+5.0, 1 of 3 trials] ours better", ""]}
     path = render.difference_figure(table, tmp_path / "d.png", ["dataset", "method"], "differences")
     assert path.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_missing_number_or_text_shows_as_a_dash_and_the_rest_keeps_its_format():
+    # the sd of one trial is NaN, an arm not run None: neither is a number a reader should see as "nan"
+    table = pd.DataFrame({"sd": [0.012345678, np.nan], "arm": ["+0.50", None], "n": [10, 1]})
+    text = render.markdown("t", [("", table)])
+    assert "nan" not in text and "None" not in text
+    assert "| 0.01235 | +0.50 |  10 |" in text and "| -       | -     |   1 |" in text
