@@ -30,6 +30,7 @@ gains with width inside our runs, not why ours differs from the paper's.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -59,6 +60,13 @@ def _cell(study: pd.DataFrame, row: pd.Series) -> pd.DataFrame:
                  & (study["approximation"] == row["approximation"])]
 
 
+def _explaining_arm(study: pd.DataFrame, row: pd.Series) -> pd.Series | None:
+    """The first of ``study``'s arms of ``row``'s cell whose ``explains`` holds (the study's rule), if any."""
+    cell = _cell(study, row)
+    arms = cell[cell["explains"].astype(bool)] if len(cell) else cell
+    return None if arms.empty else arms.iloc[0]
+
+
 def _split_cause(row: pd.Series, seeds: pd.DataFrame) -> str | None:
     """Explained when the paper's value is within 2 sd of our partition means' mean (the study's rule)."""
     cell = _cell(seeds, row)
@@ -72,42 +80,24 @@ def _split_cause(row: pd.Series, seeds: pd.DataFrame) -> str | None:
 
 def _kernel_option_cause(row: pd.Series, kernel_options: pd.DataFrame) -> str | None:
     """Explained by the first arm of the kernel-options study whose ``explains`` holds (the study's rules)."""
-    cell = _cell(kernel_options, row)
-    arms = cell[cell["explains"].astype(bool)] if len(cell) else cell
-    if arms.empty:
+    arm = _explaining_arm(kernel_options, row)
+    if arm is None:
         return None
-    arm = arms.iloc[0]
     return (EXPLAINED + f"`make askrff-kernel-options` (record: {PAPER}/kernel_options/kernel_options.csv; runs "
             f"{arm['runs']}): {arm['arm']}, over {int(arm['n'])} trial(s), lands within half of this cell's gap "
             "to the paper's value")
 
 
-def _data_option_cause(row: pd.Series, data_options: pd.DataFrame) -> str | None:
-    """Explained by an arm of the data-options study whose ``explains`` holds (a reading the text allows other
-    than Table 1's, closing at least half of the gap: the study's rule)."""
-    cell = _cell(data_options, row)
-    arms = cell[cell["explains"].astype(bool)] if len(cell) else cell
-    if arms.empty:
+def _paired_cause(row: pd.Series, study: pd.DataFrame, name: str, arm_text: Callable[[pd.Series], str]) -> str | None:
+    """Explained by an arm of a study paired with Table 1's trials (``<name>/<name>.csv``, ``make askrff-<name>``)
+    whose ``explains`` holds: the data-options study's reading the text allows other than Table 1's, or the losses
+    study's solver run on every cell of the dataset, closing at least half of the gap (the studies' rules)."""
+    arm = _explaining_arm(study, row)
+    if arm is None:
         return None
-    arm = arms.iloc[0]
-    return (EXPLAINED + f"`make askrff-data-options`, run {arm['runs']} (record: {PAPER}/data_options/runs/"
-            f"{arm['runs']}; record: {PAPER}/data_options/data_options.csv): {arm['arm']}, a reading the text "
-            f"allows, paired with Table 1's runs over {int(arm['n'])} trial(s), moves this cell at least half of "
-            "its gap towards the paper's value")
-
-
-def _loss_cause(row: pd.Series, losses: pd.DataFrame) -> str | None:
-    """Explained by a solver of the losses study's CV stage whose ``explains`` holds (it ran on every cell of the
-    dataset and, paired with Table 1's trials, closes at least half of the gap: the study's rule)."""
-    cell = _cell(losses, row)
-    arms = cell[cell["explains"].astype(bool)] if len(cell) else cell
-    if arms.empty:
-        return None
-    arm = arms.iloc[0]
-    return (EXPLAINED + f"`make askrff-losses`, run {arm['runs']} (record: {PAPER}/losses/runs/{arm['runs']}; "
-            f"record: {PAPER}/losses/losses.csv): {arm['solver']} with the paper's CV grid, run on every cell of "
-            f"the dataset, paired with Table 1's runs over {int(arm['n'])} trial(s), moves this cell at least half "
-            "of its gap towards the paper's value")
+    return (EXPLAINED + f"`make askrff-{name.replace('_', '-')}`, run {arm['runs']} (record: {PAPER}/{name}/runs/"
+            f"{arm['runs']}; record: {PAPER}/{name}/{name}.csv): {arm_text(arm)}, paired with Table 1's runs over "
+            f"{int(arm['n'])} trial(s), moves this cell at least half of its gap towards the paper's value")
 
 
 def _options_cause(row: pd.Series, options: pd.DataFrame) -> str:
@@ -153,7 +143,11 @@ def rules(table: pd.DataFrame, folder: Path | None = None) -> Rules:
             if found != UNEXPLAINED:
                 return found
         return (_split_cause(row, seeds) or _kernel_option_cause(row, kernel_options)
-                or _data_option_cause(row, data_options) or _loss_cause(row, losses) or UNEXPLAINED)
+                or _paired_cause(row, data_options, "data_options", lambda arm: f"{arm['arm']}, a reading the text "
+                                                                                  "allows")
+                or _paired_cause(row, losses, "losses", lambda arm: f"{arm['solver']} with the paper's CV grid, run on "
+                                                                      "every cell of the dataset")
+                or UNEXPLAINED)
 
     return Rules(label=lambda row: f"{row['dataset']} {row['method']} {row['approximation']}",
                  not_comparable=lambda row: COD_RNA if row["dataset"] == "cod_rna" else None,

@@ -12,6 +12,13 @@ def _row(dataset: str, method: str, approximation: str, mean: float, published: 
                       "published": published})
 
 
+def _rules_with(folder: Path, study: str, rows: list[dict]) -> verdicts.Rules:
+    """The rules with one study's record ``<folder>/<study>/<study>.csv`` of ``rows`` (no Table 1 cells)."""
+    (folder / study).mkdir()
+    pd.DataFrame(rows).to_csv(folder / study / f"{study}.csv", index=False)
+    return verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), folder)
+
+
 def test_cod_rna_is_not_comparable_and_its_shift_is_measured_by_the_deterministic_linear_cell():
     table = pd.DataFrame([_row("cod_rna", "linear", "Linear", 89.59, 91.62)])
     rules = verdicts.rules(table, Path("nowhere"))
@@ -35,14 +42,11 @@ def test_without_the_studies_no_gap_but_cod_rnas_is_explained(tmp_path):
 
 
 def test_the_split_seed_study_explains_a_cell_whose_paper_value_is_within_2_sd_of_the_partition_means(tmp_path):
-    (tmp_path / "split_seeds").mkdir()
-    pd.DataFrame([
+    rules = _rules_with(tmp_path, "split_seeds", [
         {"dataset": "spambase", "method": "gaussian", "approximation": "RBF", "partitions": 10, "mean": 92.4,
          "sd": 0.6, "min": 91.5, "max": 93.3, "within 2 sd": True, "runs": "r1 r2"},
         {"dataset": "spambase", "method": "linear", "approximation": "Linear", "partitions": 10, "mean": 90.3,
-         "sd": 0.05, "min": 90.2, "max": 90.4, "within 2 sd": False, "runs": "r3"}]).to_csv(
-        tmp_path / "split_seeds" / "split_seeds.csv")
-    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
+         "sd": 0.05, "min": 90.2, "max": 90.4, "within 2 sd": False, "runs": "r3"}])
     found = rules.cause(_row("spambase", "gaussian", "RBF", 93.2, 92.46))
     assert found.startswith(EXPLAINED) and "`make askrff-split-seeds` (" in found and "runs r1 r2" in found
     assert "record: askrff/split_seeds/split_seeds.csv" in found
@@ -52,40 +56,33 @@ def test_the_split_seed_study_explains_a_cell_whose_paper_value_is_within_2_sd_o
 
 
 def test_a_liblinear_arm_the_text_allows_explains_a_linear_cell_when_it_closes_half_the_gap(tmp_path):
-    (tmp_path / "liblinear").mkdir()
-    pd.DataFrame([
+    rules = _rules_with(tmp_path, "liblinear", [
         {"dataset": "letter", "solver": "-s 4 Crammer-Singer", "bias": 1.0, "allowed": True, "accuracy": 71.5,
          "difference": -1.0, "run_id": "cs"},
         {"dataset": "letter", "solver": "-s 1", "bias": -1.0, "allowed": False, "accuracy": 72.5,
          "difference": 0.0, "run_id": "fixed_c"},  # C = 1: not the paper's grid, never an explanation
         {"dataset": "ijcnn1", "solver": "-s 2", "bias": 1.0, "allowed": True, "accuracy": 91.6,
-         "difference": 0.6, "run_id": "b"}]).to_csv(tmp_path / "liblinear" / "liblinear.csv", index=False)
-    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
+         "difference": 0.6, "run_id": "b"}])
     found = rules.cause(_row("letter", "linear", "Linear", 68.5, 72.5))  # -1.0 against -4.0: closes 3/4
     assert found.startswith(EXPLAINED) and "run cs" in found and "record: askrff/liblinear/runs/cs" in found
     assert rules.cause(_row("ijcnn1", "linear", "Linear", 91.8, 91.0)) == UNEXPLAINED  # 0.6 of 0.8 left
 
 
 def test_letters_partitions_explain_a_letter_cell_by_its_own_target(tmp_path):
-    (tmp_path / "split_seeds").mkdir()
-    pd.DataFrame([{"dataset": "letter", "method": "sinh_gaussian", "approximation": "Sym", "partitions": 5,
-                   "mean": 79.0, "sd": 0.4, "within 2 sd": True, "runs": "s1 s2"}]).to_csv(
-        tmp_path / "split_seeds" / "split_seeds.csv", index=False)
-    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
+    rules = _rules_with(tmp_path, "split_seeds", [
+        {"dataset": "letter", "method": "sinh_gaussian", "approximation": "Sym", "partitions": 5, "mean": 79.0,
+         "sd": 0.4, "within 2 sd": True, "runs": "s1 s2"}])
     found = rules.cause(_row("letter", "sinh_gaussian", "Sym", 79.3, 78.55))
     assert found.startswith(EXPLAINED) and "make askrff-split-seeds-letter" in found and "over 5 partitions" in found
     assert rules.cause(_row("spambase", "sinh_gaussian", "Sym", 93.2, 92.6)) == UNEXPLAINED
 
 
 def test_a_kernel_option_explains_a_cell_only_where_its_record_says_it_does(tmp_path):
-    (tmp_path / "kernel_options").mkdir()
-    pd.DataFrame([
+    rules = _rules_with(tmp_path, "kernel_options", [
         {"dataset": "letter", "method": "gaussian", "approximation": "RBF", "arm": "RBF as cos", "n": 3,
          "accuracy": 77.9, "explains": True, "runs": "f1"},
         {"dataset": "letter", "method": "shift_gaussian", "approximation": "Asy", "arm": "-s 1 at C = 32", "n": 1,
-         "accuracy": 83.5, "explains": False, "runs": "s1"}]).to_csv(
-        tmp_path / "kernel_options" / "kernel_options.csv", index=False)
-    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
+         "accuracy": 83.5, "explains": False, "runs": "s1"}])
     found = rules.cause(_row("letter", "gaussian", "RBF", 79.66, 77.55))
     assert found.startswith(EXPLAINED) and "make askrff-kernel-options" in found and "runs f1" in found
     assert "RBF as cos, over 3 trial(s), lands within half" in found
@@ -94,16 +91,13 @@ def test_a_kernel_option_explains_a_cell_only_where_its_record_says_it_does(tmp_
 
 
 def test_a_data_option_explains_a_cell_where_its_record_says_so(tmp_path):
-    (tmp_path / "data_options").mkdir()
-    pd.DataFrame([
+    rules = _rules_with(tmp_path, "data_options", [
         {"dataset": "ijcnn1", "method": "linear", "approximation": "Linear", "arm": "each part", "reading": "secondary",
          "n": 2, "shift": -0.7, "explains": True, "runs": "e1"},
         {"dataset": "ijcnn1", "method": "linear", "approximation": "Linear", "arm": "ours before", "reading": "former",
          "n": 10, "shift": -0.5, "explains": False, "runs": "p1"},
         {"dataset": "letter", "method": "gaussian", "approximation": "RBF", "arm": "pooled", "reading": "primary",
-         "n": 2, "shift": 0.1, "explains": False, "runs": "p2"}]).to_csv(
-        tmp_path / "data_options" / "data_options.csv", index=False)
-    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
+         "n": 2, "shift": 0.1, "explains": False, "runs": "p2"}])
     found = rules.cause(_row("ijcnn1", "linear", "Linear", 91.83, 91.01))
     assert found.startswith(EXPLAINED) and "make askrff-data-options`, run e1" in found
     assert "record: askrff/data_options/runs/e1" in found and "each part, a reading the text allows" in found
@@ -111,14 +105,11 @@ def test_a_data_option_explains_a_cell_where_its_record_says_so(tmp_path):
 
 
 def test_a_loss_explains_a_cell_only_where_its_record_says_so(tmp_path):
-    (tmp_path / "losses").mkdir()
-    pd.DataFrame([
+    rules = _rules_with(tmp_path, "losses", [
         {"dataset": "letter", "method": "gaussian", "approximation": "RBF", "solver": "-s 0 logistic regression",
          "n": 1, "shift": -1.5, "complete": True, "explains": True, "runs": "l1"},
         {"dataset": "letter", "method": "linear", "approximation": "Linear", "solver": "-s 0 logistic regression",
-         "n": 1, "shift": 1.0, "complete": True, "explains": False, "runs": "l2"}]).to_csv(
-        tmp_path / "losses" / "losses.csv", index=False)
-    rules = verdicts.rules(pd.DataFrame(columns=["dataset", "method", "mean", "published"]), tmp_path)
+         "n": 1, "shift": 1.0, "complete": True, "explains": False, "runs": "l2"}])
     found = rules.cause(_row("letter", "gaussian", "RBF", 79.6, 77.55))
     assert found.startswith(EXPLAINED) and "make askrff-losses`, run l1" in found
     assert "record: askrff/losses/runs/l1" in found and "-s 0 logistic regression with the paper's CV grid" in found
