@@ -6,7 +6,7 @@ import pytest
 from sklearn.exceptions import NotFittedError
 
 from rfbench.feature_map import AsKRFF
-from rfbench.kernel import make_kernel
+from rfbench.kernel import estimate_total_masses, make_kernel, unit_mass_grams
 from rfbench.metrics import approximate_gram
 
 SIGMA = 0.5
@@ -126,6 +126,18 @@ def test_gram_blocks_match_eq7_entrywise(kernel, part, X):
         np.testing.assert_allclose(G, naive_approximation(fmap, X, Y), rtol=0, atol=1e-12)
 
 
+def test_a_part_of_zero_mass_adds_nothing_and_the_later_parts_still_count(X):
+    """An estimate at its bound xi2 = 0 (set here on the fitted map): gram_blocks skips real_neg's term, and
+    imag_pos's, after it in eq. (7) order, is still there."""
+    Y = np.random.default_rng(3).uniform(size=(7, 3))
+    fmap = make("cosh_gaussian", n_components=16, random_state=4).fit(X)
+    assert list(fmap.frequencies_) == ["real_pos", "real_neg", "imag_pos"]
+    fmap.total_masses_["real_neg"] = 0.0
+    blocks = list(fmap.gram_blocks(X, Y, block_size=16))
+    assert len(blocks) == 2  # real_pos and imag_pos, one block of 16 frequencies each
+    np.testing.assert_allclose(sum(L @ R.T for L, R in blocks), naive_approximation(fmap, X, Y), rtol=0, atol=1e-12)
+
+
 def test_estimated_masses_satisfy_the_constraints_of_problem_12(X):
     r, n = PARAMS["shift_gaussian"]["r"], X.shape[1]
     fmap = make("shift_gaussian", n_components=2048, total_mass="estimate", random_state=5).fit(X)
@@ -146,6 +158,10 @@ def test_fitted_attributes_and_small_training_set():
     assert fmap.acceptance_rates_.keys() == fmap.total_masses_.keys() == fmap.frequencies_.keys()
     assert all(0 < rate <= 1 for rate in fmap.acceptance_rates_.values())
     assert fmap.n_features_in_ == 3 and fmap.kernel_.d == 3
+    # "all rows are used when X has fewer": problem (12) on the 10 rows, each once (their order is immaterial)
+    kernel = fmap.kernel_
+    expected = estimate_total_masses(kernel(X, X), unit_mass_grams(X, fmap.frequencies_), kernel.k0)
+    assert fmap.total_masses_ == {p: pytest.approx(expected[p], rel=1e-9, abs=1e-12) for p in fmap.total_masses_}
 
 
 @pytest.mark.parametrize(
@@ -195,6 +211,7 @@ def test_dtype_and_reproducibility(dtype, X):
     [
         ({"n_components": 0}, "n_components must be a positive integer, got 0"),
         ({"n_subset": -3}, "n_subset=-3 is invalid: an integer >= 3"),
+        ({"n_subset": 2}, "n_subset=2 is invalid: an integer >= 3"),
         ({"part": "both"}, r"part='both' is not valid; choose one of \('asymmetric', 'symmetric'\)"),
         ({"total_mass": "mc"}, r"total_mass='mc' is not valid; choose one of \('estimate', 'exact'\)"),
         ({"imaginary": "real"}, r"imaginary='real' is not valid; choose one of \('magnitude', 'drop'\)"),
@@ -208,6 +225,12 @@ def test_dtype_and_reproducibility(dtype, X):
 def test_bad_parameters_raise_clear_errors(params, message):
     with pytest.raises(ValueError, match=message):
         AsKRFF(**params).fit(np.zeros((4, 2)))
+
+
+def test_three_rows_are_enough_for_problem_12(X):
+    """n_subset >= 3 is valid, 3 included: the estimate then uses 3 of the training rows."""
+    fmap = make("shift_gaussian", n_components=8, total_mass="estimate", n_subset=3, random_state=0).fit(X)
+    assert set(fmap.total_masses_) == {"real_pos", "real_neg", "imag_pos"}
 
 
 def test_transform_before_fit_and_wrong_width(X):
@@ -240,3 +263,5 @@ def test_from_kernel_uses_the_kernel_object_and_the_parameters():
     kernel = make_kernel("sinh_gaussian", 3, **PARAMS["sinh_gaussian"])
     fmap = AsKRFF.from_kernel(kernel, n_components=5, part="symmetric")
     assert fmap.kernel is kernel and (fmap.n_components, fmap.part) == (5, "symmetric")
+    with pytest.raises(ValueError, match=r"^X has 2 features, but kernel 'sinh_gaussian' is defined on R\^3$"):
+        fmap.fit(np.zeros((4, 2)))

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from rfbench.feature_map import NRFF, AsKRFF, GaussianRFF, IdentityMap
+from rfbench.feature_map import GCWS, NRFF, AsKRFF, GaussianRFF, IdentityMap, NystroemMap
 from rfbench.feature_map import RandomBinning as SparseBinning
 from tests.feature_map.toy_maps import RandomBinning
 
@@ -66,3 +66,19 @@ def test_default_output_width_is_a_dense_maps_columns_and_unknown_for_a_sparse_o
     width = fmap.output_width(3)
     Z = fmap.fit(X).transform(X)
     assert width == (None if sparse.issparse(Z) else Z.shape[1])
+
+
+@pytest.mark.parametrize("fmap", [GaussianRFF(n_components=4, random_state=0),
+                                  NystroemMap(n_components=2, random_state=0),
+                                  SparseBinning(n_components=4, random_state=0), GCWS(n_components=8, random_state=0)],
+                         ids=lambda fmap: type(fmap).__name__)
+@pytest.mark.parametrize("dtype", [np.float16, np.int64])
+def test_other_numeric_data_are_read_as_float64(fmap, dtype):
+    """_validate_X hands every map float32 or float64: float16 or integer data give the features of the same
+    values in float64 (GCWS's numba sampler has no float16 version)."""
+    data = (3 * X).astype(dtype)
+    expected = fmap.fit(data.astype(np.float64)).transform(data.astype(np.float64))
+    Z = fmap.fit(data).transform(data)
+    if sparse.issparse(Z):
+        Z, expected = Z.toarray(), expected.toarray()
+    np.testing.assert_array_equal(Z, expected)

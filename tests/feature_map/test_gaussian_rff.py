@@ -109,6 +109,7 @@ def test_frequencies_have_the_spectral_distribution():
         ({"n_components": 2.5}, "n_components must be a positive integer, got 2.5"),
         ({"sigma": 0.0}, "sigma must be a positive finite number, got 0.0"),
         ({"sigma": -1}, "sigma must be a positive finite number, got -1"),
+        ({"sigma": np.inf}, "sigma must be a positive finite number, got inf"),
         ({"variant": "cos"}, r"variant='cos' is not valid; choose one of \('cos_sin', 'cos_offset', 'cos_offset_2m'\)"),
         ({"dtype": "float16"}, r"dtype='float16' is not supported; choose one of \('float32', 'float64'\)"),
     ],
@@ -139,6 +140,8 @@ def test_output_size_is_the_width_and_the_numbers_drawn(variant):
     W = rff.random_weights_
     if variant != "cos_sin":
         assert rff.random_offset_.shape == (W.shape[1],)
+    else:
+        assert not hasattr(rff, "random_offset_")  # "only for the cos_offset variants"
     assert size == (Z.shape[1], W.size + W.shape[1])
 
 
@@ -169,3 +172,19 @@ def test_a_segment_out_of_range_or_empty_is_refused(start, stop):
     with pytest.raises(ValueError, match=rf"segment\({start!r}, {stop!r}\) is not valid; need integers "
                                          r"0 <= start < stop <= n_components=7"):
         rff.segment(start, stop)
+
+
+@pytest.mark.parametrize("variant", ["cos_sin", "cos_offset", "cos_offset_2m"])
+def test_gram_blocks_are_blocks_of_the_features_and_reuse_them_when_y_is_x(variant):
+    """sum_b L_b R_b^T = z(X) z(Y)^T in float64 over blocks of at most 3 frequencies; with Y=None each block's
+    right factor is its left one (one trigonometric pass, and metrics' symmetric shortcut)."""
+    rng = np.random.default_rng(8)
+    X, Y = rng.normal(size=(6, 3)), rng.normal(size=(4, 3))
+    rff = GaussianRFF(n_components=7, sigma=SIGMA, variant=variant, dtype="float64", random_state=2).fit(X)
+    for other in (Y, None):
+        blocks = list(rff.gram_blocks(X, other, block_size=3))
+        assert len(blocks) == (5 if variant == "cos_offset_2m" else 3)  # ceil(m / 3) of the m frequencies
+        assert all(L.dtype == R.dtype == np.float64 for L, R in blocks)
+        right = rff.transform(X if other is None else other)
+        np.testing.assert_allclose(sum(L @ R.T for L, R in blocks), rff.transform(X) @ right.T, atol=1e-12)
+    assert all(R is L for L, R in blocks)

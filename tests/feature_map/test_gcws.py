@@ -39,6 +39,18 @@ def test_collision_of_full_samples_estimates_gmm_kernel():
     assert collide[0, 1] == pytest.approx(1 / 3, abs=0.01)
 
 
+def test_drawn_numbers_follow_their_stated_laws():
+    """r_ij, c_ij ~ Gamma(2, 1) (mean 2, variance 2) and beta_ij ~ U(0, 1) (in [0, 1), mean 1/2, variance 1/12),
+    m x k = 10 x 500 of each: the sample means within 4.5 standard errors of the laws' means."""
+    gcws = GCWS(n_components=500, random_state=8).fit(data())
+    r, c, beta = gcws.r_, np.exp(gcws.log_c_), gcws.beta_
+    assert r.shape == c.shape == beta.shape == (10, 500)
+    assert abs(r.mean() - 2.0) <= 4.5 * np.sqrt(2.0 / r.size)
+    assert abs(c.mean() - 2.0) <= 4.5 * np.sqrt(2.0 / c.size)
+    assert beta.min() >= 0.0 and beta.max() < 1.0
+    assert abs(beta.mean() - 0.5) <= 4.5 * np.sqrt(1.0 / 12.0 / beta.size)
+
+
 def test_estimate_converges_as_k_grows():
     X = data()
     K = GMMKernel(5)(X)

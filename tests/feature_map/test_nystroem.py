@@ -61,9 +61,17 @@ def test_kmeans_landmarks_approximate_better_than_uniform_ones():
 def test_gram_blocks_are_float64_even_for_float32_features():
     fmap = NystroemMap(n_components=6, sigma=SIGMA, random_state=1).fit(X)
     (L, R), = fmap.gram_blocks(X, X[:5])
-    assert L.dtype == R.dtype == np.float64
+    assert L.dtype == R.dtype == np.float64 and fmap.transform(X).dtype == np.float32  # the default dtype
     np.testing.assert_allclose(L @ R.T, fmap.nystroem_.transform(X) @ fmap.nystroem_.transform(X[:5]).T, rtol=1e-14)
     np.testing.assert_allclose(L, fmap.transform(X), rtol=1e-6, atol=1e-7)
+
+
+def test_each_seed_gives_its_own_landmarks():
+    """random_state seeds the draw of the landmark choice's seed: 40 seeds, 40 different choices of 6 of the
+    80 rows (any two of the 80!/74! ordered choices coincide with probability below 1e-11)."""
+    choices = {NystroemMap(n_components=3, random_state=seed).fit(X).nystroem_.component_indices_.tobytes()
+               for seed in range(40)}
+    assert len(choices) == 40
 
 
 def test_landmarks_are_capped_by_the_training_rows():
@@ -76,6 +84,10 @@ def test_bad_parameters():
         NystroemMap(landmarks="random").fit(X)
     with pytest.raises(ValueError, match=r"kernel='rbf' is not valid; choose one of \('gaussian', 'laplacian'\)"):
         NystroemMap(kernel="rbf").fit(X)
+    with pytest.raises(ValueError, match="^n_components must be a positive integer, got 0$"):
+        NystroemMap(n_components=0).fit(X)
+    with pytest.raises(ValueError, match=r"^sigma must be a positive finite number, got -1\.0$"):
+        NystroemMap(sigma=-1.0).fit(X)
     with pytest.raises(ValueError, match="^block_size must be a positive integer, got 0$"):
         next(NystroemMap(n_components=2, random_state=0).fit(X).gram_blocks(X, block_size=0))
 

@@ -7,6 +7,7 @@ from scipy.spatial.distance import cdist
 from scipy.special import ndtri
 
 from rfbench.feature_map.qmc import QMCFourierFeatures
+from rfbench.feature_map.rff import GaussianRFF
 from rfbench.kernel.gaussian import GaussianKernel
 from rfbench.metrics import approximate_gram, relative_gram_errors_by_prefix
 from rfbench.qmc.sequences import SEQUENCES, unit_points
@@ -125,6 +126,20 @@ def test_bad_parameters_raise_clear_errors(params, message):
 def test_too_many_dimensions_states_the_limit():
     with pytest.raises(ValueError, match=r"sequence 'lattice' supports at most 9125 dimensions, got d=9126"):
         QMCFourierFeatures(n_components=4, sequence="lattice").fit(np.zeros((1, 9126)))
+
+
+def test_a_segment_is_the_gaussian_rff_of_the_same_kernel_on_its_frequencies():
+    """segment(start, stop) is GaussianRFF ("cos_sin", the same sigma and dtype) with frequencies [start, stop):
+    its features are the map's columns of these frequencies times sqrt(M / (stop - start))."""
+    X = np.random.default_rng(7).normal(size=(5, 3))
+    qmc = QMCFourierFeatures(n_components=8, sigma=SIGMA, sequence="sobol", dtype="float64", random_state=1).fit(X)
+    part = qmc.segment(2, 6)
+    assert isinstance(part, GaussianRFF)
+    assert part.get_params() == {"n_components": 4, "sigma": SIGMA, "variant": "cos_sin", "dtype": "float64",
+                                 "random_state": None}
+    np.testing.assert_array_equal(part.random_weights_, qmc.random_weights_[:, 2:6])
+    Z = qmc.transform(X)
+    np.testing.assert_allclose(part.transform(X), np.hstack([Z[:, 2:6], Z[:, 10:14]]) * np.sqrt(2.0), atol=1e-12)
 
 
 def test_segment_out_of_range_is_refused():

@@ -1,8 +1,9 @@
 """Spectral densities vs numerical Fourier integration k(D) = int exp(i w^T D) mu(w) dw."""
 import numpy as np
 import pytest
-from scipy import integrate
+from scipy import integrate, stats
 
+from rfbench.kernel.modulated import gaussian_density
 from tests.kernel.kernel_reference import CASES, grid_2d, kernel_case, paper_formula
 
 SPECTRAL = ["gaussian", "shift_gaussian", "sinh_gaussian", "cosh_gaussian"]
@@ -58,3 +59,12 @@ def test_omitted_parts_match_theory():
     assert kernel_case("sinh_gaussian", 2).parts == ("real_pos", "imag_pos")
     assert kernel_case("shift_gaussian", 2).parts == ("real_pos", "real_neg", "imag_pos")
     assert kernel_case("cosh_gaussian", 2).parts == ("real_pos", "real_neg", "imag_pos")
+
+
+@pytest.mark.parametrize("shape", [(4,), (2, 3, 4)])
+def test_gaussian_density_takes_d_from_the_last_axis(shape):
+    """g(omega), documented for omega of shape (..., d): the product of d N(0, sigma^-2) pdfs over the last axis."""
+    sigma = 1.7
+    omega = np.random.default_rng(8).normal(size=shape)
+    expected = np.prod(stats.norm.pdf(omega, scale=1 / sigma), axis=-1)
+    np.testing.assert_allclose(gaussian_density(omega, sigma), expected, rtol=1e-13)

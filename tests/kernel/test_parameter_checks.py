@@ -17,6 +17,13 @@ def test_spread_bound_is_where_the_amplitude_reaches_1e30():
     assert np.exp(MAX_SPREAD**2 / 2) == pytest.approx(1e30)
 
 
+#: what breaks beyond the spread bound, as the refusal says
+_REASON = {
+    "beta": "the spectral measure's amplitude exp(sigma^2 ||beta||^2 / 2) exceeds 1e30",
+    "r": "k(0) = exp(-||r||^2 / (2 sigma^2)) is below 1e-30",
+}
+
+
 @pytest.mark.parametrize("name, param, spread", [
     ("sinh_gaussian", "beta", lambda sigma, v: sigma * np.linalg.norm(v)),
     ("cosh_gaussian", "beta", lambda sigma, v: sigma * np.linalg.norm(v)),
@@ -32,6 +39,13 @@ def test_direction_is_accepted_up_to_the_spread_bound_and_refused_beyond(name, p
     message = str(err.value)
     assert f"{param}={1.01 * at_bound!r} with sigma=2" in message and "is too large" in message
     assert f"|{param}| <= {at_bound:.4g} for a constant {param} at d={d}" in message
+    assert f"is too large: {_REASON[param]}; choose ||{param}|| <= " in message
+
+
+def test_the_spread_bound_itself_is_accepted():
+    # spread <= MAX_SPREAD is closed: at the bound k(0) of shift_gaussian is 1e-30 and cosh's amplitude 1e30
+    assert make_kernel("shift_gaussian", 1, sigma=1.0, r=MAX_SPREAD).k0 == pytest.approx(1e-30)
+    assert make_kernel("cosh_gaussian", 1, sigma=1.0, beta=MAX_SPREAD).amplitude == pytest.approx(1e30)
 
 
 def test_paper_beta_5_on_spambase_names_beta_and_its_bound():

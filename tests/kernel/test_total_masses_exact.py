@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from rfbench.kernel import PARTS, make_kernel
-from rfbench.kernel.modulated import MAX_SPREAD
+from rfbench.kernel.modulated import MAX_SPREAD, projection_pieces
 from tests.kernel.kernel_reference import grid_2d, kernel_case
 
 SPECTRAL = ["gaussian", "shift_gaussian", "sinh_gaussian", "cosh_gaussian"]
@@ -105,3 +105,18 @@ def test_tiny_mass_in_far_tail_is_resolved():
     )[0]
     assert 0 < one_tail < 1e-30
     assert kernel.exact_total_masses()["real_neg"] == pytest.approx(2 * one_tail, rel=1e-8, abs=0)
+
+
+@pytest.mark.parametrize("s", [0.13, 0.5, 3.0, 11.7])
+def test_every_kink_of_the_profiles_is_a_piece_edge(s):
+    """projection_pieces' contract: max(+-cos, 0) and max(+-sin, 0) are smooth inside each piece, i.e. every zero
+    of cos(s z) and sin(s z), z in (pi / 2) Z / s, within the pieces' range is an edge. The stratified sampler
+    relies on it: a piece with mass then lies inside the part's support, so its 1-D acceptance rate is not the mass
+    over the normal probability of a region where h = 0 (real_neg of the paper's shift_gaussian at d = 57,
+    s = 0.13, has mass 1e-34: such a rate would never end)."""
+    z_edges, masses = projection_pieces(lambda t: max(-np.cos(t), 0.0), s)
+    assert z_edges[0] <= -12 and z_edges[-1] >= 12 and len(masses) == len(z_edges) - 1
+    kinks = 0.5 * np.pi * np.arange(-200, 201) / s
+    kinks = kinks[(kinks > z_edges[0]) & (kinks < z_edges[-1])]
+    distance_to_an_edge = np.min(np.abs(kinks[:, None] - z_edges[None, :]), axis=1)
+    assert len(kinks) >= 3 and np.all(distance_to_an_edge <= 1e-12 * np.maximum(1.0, np.abs(kinks)))
