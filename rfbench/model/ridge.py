@@ -13,7 +13,14 @@ Both estimators solve, for every lambda of a grid,
   float64, so a float32 or sparse Z is converted a chunk at a time.  Directions with
   s + lambda <= p * eps * max(s) are dropped (lambda = 0 then gives the minimum-norm least
   squares solution).
-* ``solver="lsqr"`` (Z wider than ``MAX_EIGEN_FEATURES``): scipy's LSQR on the stacked system [Z; sqrt(lambda) I],
+* ``solver="dual"`` (Z of at most ``MAX_DUAL_ROWS`` rows, of any width): ONE eigendecomposition of
+  the rows' Gram C C^T = U diag(s) U^T per fold (C the centered Z) serves every lambda,
+  w(lambda) = C^T U diag(1 / (s + lambda)) U^T y: the primal solution by the push-through
+  identity (Z^T Z + lambda I)^-1 Z^T = Z^T (Z Z^T + lambda I)^-1, at a cost set by the rows, not
+  the columns.  The same directions are dropped, with max(n, p) in place of p; a single lambda
+  above that cutoff (the refit) is one Cholesky solve of C C^T + lambda I instead.
+* ``solver="lsqr"`` (Z wider than ``MAX_EIGEN_FEATURES`` and taller than ``MAX_DUAL_ROWS``): scipy's LSQR
+  on the stacked system [Z; sqrt(lambda) I],
   lambda from the largest to the smallest, each solve warm-started from the previous lambda's
   solution (scipy's own ``x0`` would damp ||w - x0|| instead of ||w||, so the warm start is
   written as a correction: min ||[Z; sqrt(lambda) I] dx - [y - Z w0; -sqrt(lambda) w0]||).
@@ -27,6 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, lsqr
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -46,7 +54,10 @@ DEFAULT_LAMBDA_GRID: tuple[float, ...] = tuple(float(v) for v in 10.0 ** np.aran
 #: Widest Z for ``solver="eigen"``: its Gram and eigenvectors are p x p float64 each.
 MAX_EIGEN_FEATURES = 8192
 
-SOLVERS: tuple[str, ...] = ("auto", "eigen", "lsqr")
+#: Tallest Z for ``solver="dual"``: its rows' Gram and eigenvectors are n x n float64 each.
+MAX_DUAL_ROWS = 8192
+
+SOLVERS: tuple[str, ...] = ("auto", "eigen", "dual", "lsqr")
 
 #: Upper bound on a float64 chunk of rows of Z.
 _CHUNK_BYTES = 32 * 2**20
@@ -67,10 +78,12 @@ class _RidgeCV(GridSearchResults, BaseEstimator):
         size of the smallest class).  A one-value grid skips cross-validation.
     fit_intercept : bool, default=True
         Fit an unpenalized intercept by centering Z and the targets on the training rows.
-    solver : {"auto", "eigen", "lsqr"}, default="auto"
+    solver : {"auto", "eigen", "dual", "lsqr"}, default="auto"
         "auto" is "eigen" for Z of at most ``MAX_EIGEN_FEATURES`` columns, dense or sparse (on
         random binning's codes, cpu_act, P = 350: 22 s against more than 11 min for LSQR), else
-        "lsqr".  ``fit`` logs the one it runs.
+        "dual" for Z of at most ``MAX_DUAL_ROWS`` rows, else "lsqr".  "eigen" and "dual" give
+        the same solutions to rounding; the smaller of p and n is the cheaper.  ``fit`` logs the
+        one it runs.
     tol : float, default=1e-10
         LSQR's ``atol`` and ``btol`` (unused by "eigen").
     max_iter : int or None, default=None
@@ -217,26 +230,35 @@ class _RidgeCV(GridSearchResults, BaseEstimator):
         """Bytes of the largest arrays ``fit`` holds beside the features, known before it starts.
 
         ``"eigen"``: per fold thread the normal equations' p x p matrix C^T C, its eigenvectors
-        and LAPACK's workspace, about 3 p^2 float64; ``"lsqr"``: per fold thread the fold's rows
+        and LAPACK's workspace, about 3 p^2 float64; ``"dual"``: the same of the rows' n x n
+        Gram C C^T; ``"lsqr"``: per fold thread the fold's rows
         in float64 (their stored values and, sparse, a column index each).  Parameters as
         ``LibLinearClassifier.memory_needs``.
         """
         threads = self.n_jobs if is_int(self.n_jobs) and self.n_jobs > 0 else 1
-        if self._solver_for(width, sparse) == "eigen":
+        solver = self._solver_for(n_rows, width)
+        if solver == "eigen":
             return {"ridge's normal equations (p x p per fold)": threads * 3 * width * width * 8}
+        if solver == "dual":
+            return {"ridge's rows' Gram (n x n per fold)": threads * 3 * n_rows * n_rows * 8}
         return {"ridge's float64 rows (lsqr, per fold)": threads * n_rows * stored * (8 + 8 * sparse)}
 
-    def _solver_for(self, width: int, sparse: bool) -> str:
-        """The solver ``fit`` runs on features of ``width`` columns (``"auto"`` resolved)."""
-        if self.solver == "auto":
-            return "eigen" if width <= MAX_EIGEN_FEATURES else "lsqr"
-        return self.solver
+    def _solver_for(self, n_rows: int, width: int) -> str:
+        """The solver ``fit`` runs on ``n_rows`` x ``width`` features (``"auto"`` resolved)."""
+        if self.solver != "auto":
+            return self.solver
+        if width <= MAX_EIGEN_FEATURES:
+            return "eigen"
+        return "dual" if n_rows <= MAX_DUAL_ROWS else "lsqr"
 
     def _pick_solver(self, Z: np.ndarray | sp.spmatrix) -> str:
-        solver = self._solver_for(Z.shape[1], sp.issparse(Z))
+        solver = self._solver_for(*Z.shape)
         if solver == "eigen" and Z.shape[1] > MAX_EIGEN_FEATURES:
             raise ValueError(f"solver='eigen' forms a p x p Gram and Z has p={Z.shape[1]} columns, more than "
-                             f"{MAX_EIGEN_FEATURES}; use solver='lsqr'")
+                             f"{MAX_EIGEN_FEATURES}; use solver='dual' (n <= {MAX_DUAL_ROWS} rows) or 'lsqr'")
+        if solver == "dual" and Z.shape[0] > MAX_DUAL_ROWS:
+            raise ValueError(f"solver='dual' forms an n x n Gram and Z has n={Z.shape[0]} rows, more than "
+                             f"{MAX_DUAL_ROWS}; use solver='eigen' (p <= {MAX_EIGEN_FEATURES} columns) or 'lsqr'")
         log.info("model: ridge, solver=%s%s, on %s features (%d x %d)", solver,
                  " (auto)" if self.solver == "auto" else "", "sparse" if sp.issparse(Z) else "dense", *Z.shape)
         return solver
@@ -244,6 +266,8 @@ class _RidgeCV(GridSearchResults, BaseEstimator):
     def _path(self, Z: np.ndarray | sp.spmatrix, Y: np.ndarray, rows: np.ndarray, grid: Sequence[float]) -> Path:
         if self.solver_ == "eigen":
             return _eigen_path(Z, Y, rows, grid, self.fit_intercept)
+        if self.solver_ == "dual":
+            return _dual_path(Z, Y, rows, grid, self.fit_intercept)
         return _lsqr_path(Z, Y, rows, grid, self.fit_intercept, self.tol, self.max_iter)
 
     def _fold_scores(
@@ -427,6 +451,54 @@ def _eigen_path(
         denominator = s + lam
         inverse = np.divide(1.0, denominator, out=np.zeros_like(s), where=denominator > cutoff)
         coef = V @ (inverse[:, None] * VtZtY)
+        yield coef, y_mean - z_mean @ coef
+
+
+def _row_gram(Z: np.ndarray | sp.spmatrix, rows: np.ndarray, z_mean: np.ndarray) -> np.ndarray:
+    """C C^T for C = Z[rows] - z_mean, in float64 (n x n).
+
+    Sparse Z: A A^T - g 1^T - 1 g^T + (m . m) with A = Z[rows] and g = A m, never densifying A.
+    Dense Z: the centered rows' products accumulated over chunks of columns.
+    """
+    if sp.issparse(Z):
+        A = Z[rows].astype(np.float64)
+        g = A @ z_mean
+        return (A @ A.T).toarray() - g[:, None] - g[None, :] + z_mean @ z_mean
+    gram = np.zeros((len(rows), len(rows)))
+    step = max(1, _CHUNK_BYTES // (8 * len(rows)))
+    for start in range(0, Z.shape[1], step):
+        columns = np.arange(start, min(start + step, Z.shape[1]))
+        chunk = np.asarray(Z[np.ix_(rows, columns)], dtype=np.float64) - z_mean[columns]
+        gram += chunk @ chunk.T
+    return gram
+
+
+def _dual_path(
+    Z: np.ndarray | sp.spmatrix, Y: np.ndarray, rows: np.ndarray, grid: Sequence[float], fit_intercept: bool,
+) -> Path:
+    """Ridge solutions for every lambda from one eigendecomposition of the centered Z[rows] Z[rows]^T.
+
+    With C = Z[rows] - m and targets T, w(lambda) = C^T (C C^T + lambda I)^-1 T.  Directions with
+    s + lambda <= max(n, p) eps max(s) are dropped, as in the primal path; a lone lambda above the
+    bound max(n, p) eps trace(C C^T) of that cutoff drops none, so it is one Cholesky solve.
+    """
+    z_mean, y_mean = _means(Z, Y, rows, fit_intercept)
+    targets = Y[rows] - y_mean
+    gram = _row_gram(Z, rows, z_mean)
+    scale = max(gram.shape[0], Z.shape[1]) * np.finfo(np.float64).eps
+    if len(grid) == 1 and grid[0] > scale * np.trace(gram):
+        gram[np.diag_indices_from(gram)] += grid[0]
+        duals = [scipy.linalg.solve(gram, targets, assume_a="pos", overwrite_a=True)]
+    else:
+        s, U = np.linalg.eigh(gram)
+        s = np.maximum(s, 0.0)
+        Ut_targets = U.T @ targets
+        cutoff = scale * s.max()
+        duals = (U @ (np.divide(1.0, s + lam, out=np.zeros_like(s), where=s + lam > cutoff)[:, None] * Ut_targets)
+                 for lam in grid)
+    A = Z[rows]
+    for alpha in duals:
+        coef = np.asarray(A.T @ alpha) - np.outer(z_mean, alpha.sum(axis=0))
         yield coef, y_mean - z_mean @ coef
 
 

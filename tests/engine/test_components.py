@@ -158,7 +158,8 @@ def test_too_large_m_is_refused_with_the_estimate_and_a_bound_that_fits(monkeypa
 
 def test_each_model_counts_what_its_path_holds():
     """Newton's float64 design (twice for sparse codes: densified, then on their row space) and p x p
-    Hessians; LibLinear's 16-byte nodes; ridge's p x p normal equations or LSQR's rows; libsvm's n x n."""
+    Hessians; LibLinear's 16-byte nodes; ridge's p x p normal equations, n x n rows' Gram or LSQR's rows;
+    libsvm's n x n."""
     n, p = 1000, 300
     newton = LibLinearClassifier(solver="newton", bias=1.0, n_jobs=2)
     assert newton.memory_needs(n, p - 1, p - 1, False) == {
@@ -168,7 +169,9 @@ def test_each_model_counts_what_its_path_holds():
     assert LibLinearClassifier(solver=1).memory_needs(n, p, 10, True) == {"LibLinear -s 1's feature nodes": n * 12 * 16}
     assert ridge_cv(n_jobs=2).memory_needs(n, p, p, False) == {
         "ridge's normal equations (p x p per fold)": 2 * 3 * p * p * 8}
-    assert ridge_cv().memory_needs(n, 9000, 9000, False) == {"ridge's float64 rows (lsqr, per fold)": n * 9000 * 8}
+    assert ridge_cv().memory_needs(n, 9000, 9000, False) == {"ridge's rows' Gram (n x n per fold)": 3 * n * n * 8}
+    assert ridge_cv().memory_needs(9000, 9000, 9000, False) == {
+        "ridge's float64 rows (lsqr, per fold)": 9000 * 9000 * 8}
     assert ridge_cv(solver="lsqr").memory_needs(n, p, 10, True) == {
         "ridge's float64 rows (lsqr, per fold)": n * 10 * 16}
     assert ridge_cv().memory_needs(n, p, 10, True) == {"ridge's normal equations (p x p per fold)": 3 * p * p * 8}

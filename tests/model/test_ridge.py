@@ -7,7 +7,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import KFold, StratifiedKFold
 
-from rfbench.model.ridge import MAX_EIGEN_FEATURES, RidgeClassifierCV, RidgeRegressorCV
+from rfbench.model.ridge import MAX_DUAL_ROWS, MAX_EIGEN_FEATURES, RidgeClassifierCV, RidgeRegressorCV, _dual_path
 
 GRID = (0.0, 1e-3, 0.1, 1.0, 10.0, 100.0)
 
@@ -202,7 +202,7 @@ def test_estimators_are_sklearn_clonable_and_name_their_task():
     ({"cv": 1}, r"cv=1 is invalid: k-fold cross-validation needs an int cv >= 2"),
     ({"cv": True}, r"cv=True is invalid"),
     ({"cv": 200}, r"cv=200 exceeds the 120 training samples; k-fold CV needs 2 <= cv <= 120"),
-    ({"solver": "svd"}, r"solver='svd' is not valid; choose one of \('auto', 'eigen', 'lsqr'\)"),
+    ({"solver": "svd"}, r"solver='svd' is not valid; choose one of \('auto', 'eigen', 'dual', 'lsqr'\)"),
     ({"scoring": "accuracy"},
      r"scoring='accuracy' is not valid for regression; choose one of \('relative_error', 'mse'\)"),
     ({"tol": 0}, r"tol=0 is invalid: LSQR's tolerance needs 0 < tol < 1"),
@@ -229,13 +229,61 @@ def test_bad_classifier_input_is_rejected():
         RidgeClassifierCV().fit(Z[:8], y)
 
 
-@pytest.mark.parametrize("width, solver", [(25, "eigen"), (MAX_EIGEN_FEATURES + 1, "lsqr")])
-def test_auto_picks_the_eigen_path_by_width_dense_or_sparse_and_logs_it(width, solver, caplog):
-    """Sparse codes narrow enough for a p x p eigendecomposition take it (no LSQR iterations)."""
+@pytest.mark.parametrize("rows, width, solver", [(60, 25, "eigen"), (60, MAX_EIGEN_FEATURES + 1, "dual"),
+                                                (MAX_DUAL_ROWS + 1, MAX_EIGEN_FEATURES + 1, "lsqr")])
+def test_auto_picks_an_eigen_path_by_width_then_rows_dense_or_sparse_and_logs_it(rows, width, solver, caplog):
+    """Sparse codes narrow enough for a p x p eigendecomposition take it, wide ones on few enough rows
+    the n x n one (no LSQR iterations); only a Z too wide and too tall for both takes LSQR."""
     rng = np.random.default_rng(0)
-    Z = sp.random(60, width, density=5 / width, format="csr", random_state=1)
-    y = rng.normal(size=60)
+    Z = sp.random(rows, width, density=5 / width, format="csr", random_state=1)
+    y = rng.normal(size=rows)
     with caplog.at_level("INFO", logger="rfbench"):
         model = RidgeRegressorCV(lambda_grid=[1.0], solver="auto").fit(Z, y)
     assert model.solver_ == solver
-    assert f"model: ridge, solver={solver} (auto), on sparse features (60 x {width})" in caplog.text
+    assert f"model: ridge, solver={solver} (auto), on sparse features ({rows} x {width})" in caplog.text
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("fit_intercept", [False, True])
+@pytest.mark.parametrize("n, p", [(150, 25), (40, 90)])  # tall and wide
+def test_dual_path_equals_the_primal_eigen_path_for_every_lambda(n, p, fit_intercept, sparse):
+    """The push-through identity: the n x n eigendecomposition gives the p x p one's CV scores,
+    choice and weights, lambda = 0 included (the minimum-norm least squares solution)."""
+    Z, y = regression_problem(n=n, p=p, seed=7)
+    Z[np.abs(Z - 2) < 0.5] = 0.0
+    Y = np.column_stack([y, np.sin(y)])  # two targets
+    A = sp.csr_matrix(Z) if sparse else Z
+    fits = {solver: RidgeRegressorCV(lambda_grid=GRID, cv=4, fit_intercept=fit_intercept, random_state=2,
+                                     solver=solver).fit(A, Y) for solver in ("eigen", "dual")}
+    np.testing.assert_allclose(fits["dual"].cv_scores_, fits["eigen"].cv_scores_, rtol=1e-8)
+    assert fits["dual"].lambda_ == fits["eigen"].lambda_
+    np.testing.assert_allclose(fits["dual"].coef_, fits["eigen"].coef_, rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(fits["dual"].intercept_, fits["eigen"].intercept_, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_dual_single_lambda_solve_equals_closed_form_and_the_eigen_path(fit_intercept):
+    """A lone lambda (the refit) is a Cholesky solve; it gives the closed form and the path's weights."""
+    Z, y = regression_problem(n=50, p=120, seed=8)
+    model = RidgeRegressorCV(lambda_grid=[0.3], fit_intercept=fit_intercept, solver="dual").fit(Z, y)
+    coef, intercept = closed_form(Z, y, 0.3, fit_intercept)
+    np.testing.assert_allclose(model.coef_, coef, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(model.intercept_, intercept, rtol=1e-9, atol=1e-12)
+    rows, Y = np.arange(len(y)), y[:, None]
+    lone = next(_dual_path(Z, Y, rows, [0.3], fit_intercept))
+    on_path = list(_dual_path(Z, Y, rows, [0.3, 5.0], fit_intercept))[0]
+    for a, b in zip(lone, on_path):
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+
+
+def test_dual_lambda_zero_on_wide_Z_is_the_minimum_norm_interpolant():
+    Z, y = regression_problem(n=30, p=80, seed=9)
+    model = RidgeRegressorCV(lambda_grid=[0.0], fit_intercept=False, solver="dual").fit(Z, y)
+    np.testing.assert_allclose(model.coef_, np.linalg.pinv(Z) @ y, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(model.predict(Z), y, rtol=1e-8)
+
+
+def test_dual_refuses_more_rows_than_its_gram_holds():
+    with pytest.raises(ValueError, match=rf"solver='dual' forms an n x n Gram and Z has n={MAX_DUAL_ROWS + 1} "
+                                         rf"rows, more than {MAX_DUAL_ROWS}; use solver='eigen'"):
+        RidgeRegressorCV(solver="dual").fit(sp.csr_matrix((MAX_DUAL_ROWS + 1, 5)), np.zeros(MAX_DUAL_ROWS + 1))

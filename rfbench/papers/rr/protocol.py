@@ -9,8 +9,9 @@ no arm is tuned: sigma = f x the median pairwise distance of :data:`MEDIAN_ROWS`
 Gaussian kernel of the Fourier features, L1 for the Laplacian kernel of the binning features), for every
 factor f of ``factors``; lambda by ridge's 5-fold CV over ``2^log2_lambda`` at each sigma; the report picks
 sigma by the mean CV error over the trials (:mod:`rfbench.papers.rr.report`). A binning factor whose
-occupied bins exceed ``max_columns`` is recorded with its width and not fitted (the eigen solver's cost is
-the cube of the width).
+occupied bins exceed ``max_columns`` is recorded with its width and not fitted. Ridge decomposes the
+smaller of its Grams: the p x p one (``solver="eigen"``) while the columns are at most a fold's rows, the
+n x n one (``solver="dual"``, a cost set by the rows) past them; the two give the same solutions.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from rfbench.dataset.preprocessing import min_max_scale
 from rfbench.engine.jobs import trial_seed
 from rfbench.feature_map import GaussianRFF, RandomBinning
 from rfbench.metrics import relative_error
-from rfbench.model.ridge import MAX_EIGEN_FEATURES, ridge_cv
+from rfbench.model.ridge import ridge_cv
 
 SCALINGS = ("none", "minmax", "standard", "whiten")
 #: Table 1's methods: the feature map's kernel norm for the median distance ("euclidean": Gaussian, Fourier
@@ -38,6 +39,8 @@ SCALINGS = ("none", "minmax", "standard", "whiten")
 METHODS = {"Fourier+LS": "euclidean", "Binning+LS": "cityblock"}
 #: Training rows whose median pairwise distance sets sigma's unit (drawn with the job's seed).
 MEDIAN_ROWS = 1000
+#: Ridge's CV folds.
+FOLDS = 5
 
 
 def cells(trial: int, seed: int, data: dict, partition: str, scaling: str, method: str, size: int,
@@ -64,9 +67,8 @@ def check_params(partition: str, scaling: str, method: str, size: int, factors: 
         raise ValueError(f"job.size={size!r}: a positive integer (D or P)")
     if not factors or not all(isinstance(f, (int, float)) and f > 0 for f in factors):
         raise ValueError(f"job.factors={list(factors)!r}: one or more positive numbers")
-    if not (isinstance(max_columns, int) and 0 < max_columns <= MAX_EIGEN_FEATURES):
-        raise ValueError(f"job.max_columns={max_columns!r}: an integer in [1, {MAX_EIGEN_FEATURES}] (the eigen "
-                         "solver's width)")
+    if not (isinstance(max_columns, int) and max_columns > 0):
+        raise ValueError(f"job.max_columns={max_columns!r}: a positive integer (the widest binning features fitted)")
     if not log2_lambda or not all(isinstance(e, int) for e in log2_lambda):
         raise ValueError(f"job.log2_lambda={list(log2_lambda)!r}: one or more integer exponents")
 
@@ -84,7 +86,9 @@ def _fit(data: Dataset, method: str, size: int, sigma: float, max_columns: int, 
     columns = fmap.n_components if method == "Fourier+LS" else len(fmap.vocabulary_)
     row = {"sigma": sigma, "columns": columns, "fitted": columns <= max_columns}
     if row["fitted"]:
-        model = ridge_cv("regression", lambda_grid=[2.0**e for e in log2_lambda], solver="eigen",
+        fold_rows = len(data.y_train) - len(data.y_train) // FOLDS
+        model = ridge_cv("regression", lambda_grid=[2.0**e for e in log2_lambda], cv=FOLDS,
+                         solver="eigen" if columns <= fold_rows else "dual",
                          random_state=model_seed).fit(fmap.transform(data.X_train), data.y_train)
         row.update(cv_error=model.cv_score_, test_error=relative_error(data.y_test, model.predict(
             fmap.transform(data.X_test))), **{"lambda": model.best_params_["lambda"]})

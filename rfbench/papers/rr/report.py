@@ -205,12 +205,19 @@ def protocol_study(table: pd.DataFrame, root: Path) -> tuple[pd.DataFrame, pd.Da
     primary cell of ``table`` the range of the arms that count and whether it holds the paper's value (``cells``).
     No run yet: two empty frames."""
     runs = sorted(p for p in (root / "runs").iterdir() if p.is_dir()) if (root / "runs").is_dir() else []
-    frames = [jobs.read(run, "errors").assign(run_id=run.name) for run in runs
-              if records.recorded(run / "trials.csv")]
+    frames = [jobs.read(run, "errors").assign(run_id=run.name, cap=records.read_config(run)["job"]["max_columns"])
+              for run in runs if records.recorded(run / "trials.csv")]
     if not frames:
         return pd.DataFrame(), pd.DataFrame()
-    arms = _protocol_arms(pd.concat(frames, ignore_index=True))
+    arms = _protocol_arms(_widest_stage(pd.concat(frames, ignore_index=True)))
     return arms, _protocol_cells(table, arms)
+
+
+def _widest_stage(trials: pd.DataFrame) -> pd.DataFrame:
+    """Each arm's rows under the widest column cap it was run with: a later stage past the cap (README, Studies)
+    supersedes the narrower one, whose runs stay as its record."""
+    arm = ["method", "size", "partition", "scaling", "split_seed"]
+    return trials[trials["cap"] == trials.groupby(arm)["cap"].transform("max")]
 
 
 def _protocol_arms(trials: pd.DataFrame) -> pd.DataFrame:
@@ -229,14 +236,15 @@ def _protocol_arms(trials: pd.DataFrame) -> pd.DataFrame:
     sweep = _bandwidth_sweep(fitted.assign(error=fitted["test_error"], n_features=fitted["columns"]), keys, "factor")
     chosen = sweep[sweep["chosen"]].merge(smallest.reset_index(), on=keys)
     info = trials.groupby([*keys, "factor"]).agg(sigma=("sigma", "first"), partition=("partition", "first"),
-                                                 scaling=("scaling", "first"), run_id=("run_id", "first"))
+                                                 scaling=("scaling", "first"), cap=("cap", "first"),
+                                                 run_id=("run_id", "first"))
     chosen = chosen.merge(info.reset_index(), on=[*keys, "factor"])
     return chosen.assign(
         test_error_se=chosen["test_error_sd"] / np.sqrt(chosen["n"]),
         at_cap=[tuple(k) in capped and f == low for k, f, low in
                 zip(chosen[keys].to_numpy(), chosen["factor"], chosen["smallest"])],
     )[[*keys, "partition", "scaling", "factor", "sigma", "columns", "lambda", "cv_error", "test_error",
-       "test_error_sd", "test_error_se", "n", "at_edge", "at_cap", "run_id"]]
+       "test_error_sd", "test_error_se", "n", "at_edge", "cap", "at_cap", "run_id"]]
 
 
 def _protocol_cells(table: pd.DataFrame, arms: pd.DataFrame) -> pd.DataFrame:
@@ -266,7 +274,7 @@ def _protocol_sections(arms: pd.DataFrame, cells: pd.DataFrame) -> list[tuple[st
     if cells.empty:
         return [("", "No run of it yet: `make rr-cpu-act-protocol`.")]
     view = arms.drop(columns=["partition", "scaling", "run_id"]).round(4)
-    return [("Each arm at its CV-chosen sigma (protocol_arms.csv; error in %)", view),
+    return [("Each arm at its CV-chosen sigma, under its widest column cap (protocol_arms.csv; error in %)", view),
             ("Per cell: the counting arms' range and the rule (protocol.csv)", cells.drop(columns="runs").round(3))]
 
 

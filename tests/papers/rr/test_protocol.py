@@ -11,6 +11,7 @@ import pytest
 from scipy.linalg import sqrtm
 
 from rfbench.dataset import partition
+from rfbench.model.ridge import ridge_cv
 from rfbench.papers.rr import protocol
 from tests.conftest import REPO
 from tests.dataset.test_partition import file_loader
@@ -88,13 +89,35 @@ def test_a_trial_fits_each_factor_within_the_cap_and_records_the_wider_ones(toy)
     assert fourier["n_train"].item() == 40 and fourier["n_test"].item() == 15
 
 
+def test_features_wider_than_a_fold_s_rows_take_the_dual_gram_with_the_same_errors(toy, monkeypatch):
+    """40 training rows, folds of 32: binning codes over 32 columns decompose the n x n Gram, and their
+    errors are those of the p x p one."""
+    solvers, forced = [], {}
+
+    def spy(task, **params):
+        solvers.append(params["solver"])
+        return ridge_cv(task, **(params | forced))
+
+    monkeypatch.setattr(protocol, "ridge_cv", spy)
+    args = {"trial": 0, "seed": 0, "data": toy, "partition": "random", "scaling": "minmax", "method": "Binning+LS",
+            "size": 20, "factors": [0.05, 64.0], "max_columns": 10_000, "log2_lambda": [-20, -4, 0]}
+    chosen = protocol.cells(**args)["errors"].set_index("factor")
+    assert chosen.loc[0.05, "columns"] > 32 >= chosen.loc[64.0, "columns"]
+    assert solvers == ["dual", "eigen"]
+    forced["solver"] = "eigen"
+    primal = protocol.cells(**args)["errors"].set_index("factor")
+    for column in ("cv_error", "test_error"):
+        np.testing.assert_allclose(chosen[column], primal[column], rtol=1e-8)
+    assert chosen["lambda"].tolist() == primal["lambda"].tolist()
+
+
 @pytest.mark.parametrize(("change", "message"), [
     ({"partition": "first"}, r"job.partition='first': choose one of \['random', 'file_order'\]"),
     ({"scaling": "pca"}, r"job.scaling='pca': choose one of \['none', 'minmax', 'standard', 'whiten'\]"),
     ({"method": "CVM"}, r"job.method='CVM': choose one of \['Fourier\+LS', 'Binning\+LS'\]"),
     ({"size": 0}, r"job.size=0: a positive integer"),
     ({"factors": [1, -2]}, r"job.factors=\[1, -2\]: one or more positive numbers"),
-    ({"max_columns": 9000}, r"job.max_columns=9000: an integer in \[1, 8192\]"),
+    ({"max_columns": 0}, r"job.max_columns=0: a positive integer"),
     ({"log2_lambda": [0.5]}, r"job.log2_lambda=\[0.5\]: one or more integer exponents"),
 ])
 def test_bad_parameters_are_named_before_any_work(change, message):

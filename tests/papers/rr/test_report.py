@@ -8,7 +8,9 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 
+from rfbench.engine import config
 from rfbench.papers.rr import report as rr
 from rfbench.papers.rr import verdicts as rr_verdicts
 from rfbench.report import published
@@ -94,11 +96,16 @@ def test_the_intercept_study_sits_beside_the_primary_cells_and_its_gap_explains_
     assert table.loc[("cpu_act", "Fourier+LS"), "mean"] == pytest.approx(3.3)  # the primary cell is not moved
 
 
-def _write_arm(root, run_id, method, size, scaling, factors, trials=3):
-    """A protocol-study job run (partition 0) of ``trials`` trials: per factor (cv errors, test errors) over them,
-    or None when the factor's columns were over the cap (recorded, not fitted)."""
+def _write_arm(root, label, method, size, scaling, factors, trials=3, cap=2048):
+    """A protocol-study job run (partition 0) of ``trials`` trials under a column cap of ``cap``: per factor (cv
+    errors, test errors) over them, or None when the factor's columns were over the cap (recorded, not fitted).
+    Returns its run id, the hash of a config told apart by ``label``."""
+    cfg = {"job": {"name": label, "method": method, "scaling": scaling, "max_columns": cap},
+           "experiment": {"seed": 0}}
+    run_id = config.run_id(cfg)
     path = root / "runs" / run_id
     path.mkdir(parents=True)
+    (path / "config.yaml").write_text(yaml.safe_dump(cfg))
     rows = []
     for factor, scores in factors.items():
         for t in range(trials):
@@ -111,6 +118,7 @@ def _write_arm(root, run_id, method, size, scaling, factors, trials=3):
             rows.append(row)
     pd.DataFrame(rows).to_csv(path / "errors.csv", index=False)
     pd.DataFrame({"run_id": run_id, "trial": range(trials), "seed": 0}).to_csv(path / "trials.csv", index=False)
+    return run_id
 
 
 def test_the_protocol_study_counts_arms_off_the_column_cap_and_explains_a_cell_its_range_reaches(tmp_path):
@@ -119,7 +127,7 @@ def test_the_protocol_study_counts_arms_off_the_column_cap_and_explains_a_cell_i
     _write_run(table1, "b", "binning", "cpu_act", 350, 4.0, [0.028] * 3, [0.028] * 3)
     # Fourier, minmax: factor 1 wins by CV (3.3 %); standard: 3.7 % +- 2 se = 3.7 +- 0.115 holds the paper's 3.6
     _write_arm(study, "f1", "Fourier+LS", 300, "minmax", {1: ([0.03] * 3, [0.033] * 3), 2: ([0.04] * 3, [0.05] * 3)})
-    _write_arm(study, "f2", "Fourier+LS", 300, "standard", {1: ([0.05] * 3, [0.036, 0.037, 0.038])})
+    f2 = _write_arm(study, "f2", "Fourier+LS", 300, "standard", {1: ([0.05] * 3, [0.036, 0.037, 0.038])})
     # Binning, minmax: CV picks factor 2, the smallest fitted below factor 1 over the cap: at the cap, its 5.3 %
     # does not count; standard: factor 2 is the grid's smallest (none over the cap): 3.5 %, not half of the gap
     _write_arm(study, "b1", "Binning+LS", 350, "minmax", {1: None, 2: ([0.03] * 3, [0.053] * 3),
@@ -135,17 +143,35 @@ def test_the_protocol_study_counts_arms_off_the_column_cap_and_explains_a_cell_i
     assert not arms.loc[("Binning+LS", "standard, partition 0"), "at_cap"]
     cells = pd.read_csv(table1 / "protocol.csv").set_index("method")
     fourier, binning = cells.loc["Fourier+LS"], cells.loc["Binning+LS"]
-    assert fourier["reached"] and fourier["holding"] == "standard, partition 0" and fourier["runs"] == "f2"
+    assert fourier["reached"] and fourier["holding"] == "standard, partition 0" and fourier["runs"] == f2
     assert fourier["low"] == pytest.approx(3.3) and fourier["high"] == pytest.approx(3.7 + 0.2 / np.sqrt(3))
     assert (binning["arms"], binning["counted"], binning["explained"]) == (3, 1, False)
     records = rr_verdicts.records(tmp_path).set_index("cell")
     cause = records.loc["cpu_act Fourier+LS D = 300", "cause"]
-    assert "record: rr/table1/protocol.csv; record: rr/protocol/runs/f2)" in cause
+    assert f"record: rr/table1/protocol.csv; record: rr/protocol/runs/{f2})" in cause
     assert "rr/table1/protocol.csv (dataset cpu_act, method Fourier+LS, size D = 300): ours = 3.3" in records.loc[
         "cpu_act Fourier+LS D = 300", "evidence"]
     assert records.loc["cpu_act Binning+LS P = 350", "cause"] == "unexplained"
     assert table.loc[("cpu_act", "Fourier+LS"), "mean"] == pytest.approx(3.3)  # the primary cell is not moved
     assert "Study: cpu_act under the feature scaling and the test rows" in (table1 / "table1.md").read_text()
+
+
+def test_an_arm_s_wider_stage_supersedes_its_capped_one(tmp_path):
+    """The second stage (README, Studies): the same arm under a wider cap is the one counted; its narrower runs
+    stay on disk and out of the arm's means."""
+    table1, study = tmp_path / "rr" / "table1", tmp_path / "rr" / rr.PROTOCOL_TREE
+    _write_run(table1, "b", "binning", "cpu_act", 350, 4.0, [0.028] * 3, [0.028] * 3)
+    _write_arm(study, "narrow", "Binning+LS", 350, "none", {1: None, 2: ([0.04] * 3, [0.07] * 3)})
+    # the wider cap fits factor 1 (CV 3 %, test 5.2 %) and factor 0.5 (CV 3.5 %): CV's minimum is inside the grid
+    wide = _write_arm(study, "wide", "Binning+LS", 350, "none", {0.5: ([0.035] * 3, [0.06] * 3),
+                                                          1: ([0.03] * 3, [0.052] * 3), 2: ([0.04] * 3, [0.07] * 3)},
+               cap=24576)
+    rr.table1(table1, table1)
+    arm = pd.read_csv(table1 / "protocol_arms.csv").set_index("arm").loc["none, partition 0"]
+    assert (arm["factor"], arm["cap"], arm["at_cap"], arm["n"], arm["run_id"]) == (1, 24576, False, 3, wide)
+    assert arm["test_error"] == pytest.approx(5.2)
+    cell = pd.read_csv(table1 / "protocol.csv").set_index("method").loc["Binning+LS"]
+    assert (cell["arms"], cell["counted"], cell["explained"], cell["runs"]) == (1, 1, True, wide)
 
 
 @pytest.mark.parametrize("fmap, extra, message", [
