@@ -320,9 +320,9 @@ def _scaling_sections(table: pd.DataFrame, on_test: pd.DataFrame, pub: pd.DataFr
         return [("", "No cell of the preprocessing study beside a primary one yet: `make li-preprocessing`.")]
     records.write_csv(out / "scaling.csv", side)
     shown = side.drop(columns=["threshold", *[c for c in side if c.startswith("run ")]]).assign(
-        **{c: side[c].map(f"{{:.{DIGITS}f}}".format, na_action="ignore").fillna("-") for c in SCALING_ACCURACIES},
-        **{c: side[c].map(lambda v: render.signed(v, DIGITS), na_action="ignore").fillna("-")
-           for c in SCALING_CHANGES})  # "-": an arm not run
+        **{c: side[c].map(f"{{:.{DIGITS}f}}".format, na_action="ignore") for c in SCALING_ACCURACIES},
+        **{c: side[c].map(lambda v: render.signed(v, DIGITS), na_action="ignore")
+           for c in SCALING_CHANGES})  # an arm not run stays missing: the table shows "-"
     return [("Test accuracy (%) by preprocessing (test-grid selection; the verdicts stay on unit rows)", shown),
             ("What it shows", _scaling_summary(side))]
 
