@@ -56,6 +56,10 @@ be shared):
   choice refitted), itself with libsvm's shrinking off, and scikit-learn's SVC one fit per point
   (precomputed Grams computed per point; its own RBF kernel): CPU-seconds, best of ``--repeats``
   interleaved rounds, and the largest test-accuracy difference to rfbench (``benchmarks/libsvm_grid.py``).
+* ``ridge_dual``: ridge's lambda grid by 5-fold CV on cpu_act's binning codes wider than a fold's
+  rows (rr's protocol study): the dual path against the primal eigen path it replaces and
+  scikit-learn's GridSearchCV over Ridge(solver="cholesky"), with the chosen lambda and the CV
+  errors' and weights' differences (``benchmarks/ridge_dual.py``).
 
 ``--quick`` runs every section on tiny sizes (a smoke test, not a measurement);
 ``--sections`` picks sections.
@@ -97,7 +101,7 @@ from rfbench.model.newton_cost import newton_cg_takes
 from rfbench.model.newton_svc import primal_objective, squared_hinge_paths
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository, for its siblings
-from benchmarks import libsvm_grid, sparse_path  # noqa: E402
+from benchmarks import libsvm_grid, ridge_dual, sparse_path  # noqa: E402
 
 GRAM_KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
 
@@ -121,6 +125,8 @@ class Sizes:
     n_sparse: int | None = None  # training rows of the sparse_path section (None: all)
     libsvm_dataset: str = "spambase_li"  # the libsvm_grid section's data (Li's split)
     n_libsvm: int | None = None  # training (and test) rows of the libsvm_grid section (None: all)
+    n_ridge: int = 2000  # cpu_act rows of the ridge_dual section
+    ridge_factor: float = 2.0  # its sigma over the rows' median L1 distance (2000 rows: 4,466 columns)
 
 
 FULL = Sizes("ijcnn1", 50_000, 4096, 1000, 2**10, 2048, ("spambase", "ijcnn1"), ("letter", "ijcnn1"))
@@ -128,8 +134,8 @@ QUICK = Sizes("spambase", 500, 64, 60, 2, 16, ("spambase",), ("spambase",), n_cv
               run_overrides=("experiment.trials=3", "experiment.n_gram=60", "classifier.log2_C=[-1,0,1]"),
               sparse_runs=(("kernel=laplacian", "dataset=letter", "feature_map.n_components=4"),
                            ("kernel=gmm", "dataset=letter", "feature_map.n_components=64")), n_sparse=600,
-              n_libsvm=200)
-SECTIONS = ("transform", "gram", "cv", "model_selection", "trials", "sparse_path", "libsvm_grid")
+              n_libsvm=200, n_ridge=300, ridge_factor=8.0)
+SECTIONS = ("transform", "gram", "cv", "model_selection", "trials", "sparse_path", "libsvm_grid", "ridge_dual")
 
 
 @dataclass
@@ -457,6 +463,25 @@ def bench_libsvm_grid(dataset: str, n_rows: int | None, repeats: int) -> list[Ro
     return rows
 
 
+def bench_ridge_dual(n_rows: int, factor: float) -> list[Row]:
+    """Ridge's lambda grid by CV on binning codes wider than a fold's rows: the dual path, the primal, the peer."""
+    Z, y = ridge_dual.binning_codes(_composed, n_rows, factor)
+    grid = ridge_dual.lambdas(_composed)
+    results = ridge_dual.measure(Z, y, grid)
+    size = f"cpu_act: {Z.shape[0]} rows x {Z.shape[1]} binning columns, {len(grid)} lambdas, {ridge_dual.FOLDS} folds"
+    rows = [Row("ridge_dual", name, cpu, 1, note=f"{size}; lambda {lam:g}; CV errors and weights differ from the "
+                f"dual path's by up to {cv:.1e} and {w:.1e} (relative); CPU-s")
+            for name, (cpu, lam, cv, w) in results.items()]
+    dual, chosen = results[ridge_dual.DUAL][0], results[ridge_dual.DUAL][1]
+    for name in (ridge_dual.EIGEN, ridge_dual.PEER):
+        cpu, lam, cv, w = results[name]
+        rows.append(Row("ridge_dual", f"speed-up dual / {name}", float("nan"), 1, ratio=cpu / dual, reference=name,
+                        goal=">= 2, the same lambda, CV errors within 1e-6", met=bool(
+                            cpu / dual >= 2 and lam == chosen and cv <= 1e-6),
+                        note=f"{cpu:.2f} vs {dual:.2f} CPU-s"))
+    return rows
+
+
 def bench_trials(overrides: Sequence[str]) -> list[Row]:
     """A run's trials in the runner's worker processes vs one after another, from empty results folders."""
     results = {}
@@ -564,6 +589,8 @@ def run(sizes: Sizes, repeats: int, sections: Sequence[str] = SECTIONS) -> pd.Da
             rows += bench_sparse_path(overrides, sizes.n_sparse)
     if "libsvm_grid" in sections:
         rows += bench_libsvm_grid(sizes.libsvm_dataset, sizes.n_libsvm, repeats)
+    if "ridge_dual" in sections:
+        rows += bench_ridge_dual(sizes.n_ridge, sizes.ridge_factor)
     return pd.DataFrame([asdict(row) for row in rows])
 
 
