@@ -209,15 +209,17 @@ def protocol_study(table: pd.DataFrame, root: Path) -> tuple[pd.DataFrame, pd.Da
               for run in runs if records.recorded(run / "trials.csv")]
     if not frames:
         return pd.DataFrame(), pd.DataFrame()
-    arms = _protocol_arms(_widest_stage(pd.concat(frames, ignore_index=True)))
+    arms = _protocol_arms(_merged_stages(pd.concat(frames, ignore_index=True)))
     return arms, _protocol_cells(table, arms)
 
 
-def _widest_stage(trials: pd.DataFrame) -> pd.DataFrame:
-    """Each arm's rows under the widest column cap it was run with: a later stage past the cap (README, Studies)
-    supersedes the narrower one, whose runs stay as its record."""
-    arm = ["method", "size", "partition", "scaling", "split_seed"]
-    return trials[trials["cap"] == trials.groupby(arm)["cap"].transform("max")]
+def _merged_stages(trials: pd.DataFrame) -> pd.DataFrame:
+    """One row per arm, trial and factor over the study's stages of column cap (README, Studies): the fitted row of
+    any stage (the widest cap's where several fitted it: a factor is the same computation in every stage), else its
+    record as not fitted."""
+    key = ["method", "size", "partition", "scaling", "split_seed", "trial", "factor"]
+    ordered = trials.sort_values(["fitted", "cap"], ascending=False, kind="stable")
+    return ordered.drop_duplicates(key).sort_index()
 
 
 def _protocol_arms(trials: pd.DataFrame) -> pd.DataFrame:
@@ -274,7 +276,7 @@ def _protocol_sections(arms: pd.DataFrame, cells: pd.DataFrame) -> list[tuple[st
     if cells.empty:
         return [("", "No run of it yet: `make rr-cpu-act-protocol`.")]
     view = arms.drop(columns=["partition", "scaling", "run_id"]).round(4)
-    return [("Each arm at its CV-chosen sigma, under its widest column cap (protocol_arms.csv; error in %)", view),
+    return [("Each arm at its CV-chosen sigma, its factors from every stage (protocol_arms.csv; error in %)", view),
             ("Per cell: the counting arms' range and the rule (protocol.csv)", cells.drop(columns="runs").round(3))]
 
 
