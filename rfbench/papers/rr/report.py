@@ -111,7 +111,9 @@ PROTOCOL_TEXT = (
     "distance of 1,000 training rows (L2 for Fourier, L1 for binning), chosen by the mean CV error over 3 trials, "
     "lambda by ridge's CV; binning factors whose occupied bins exceed the study's column cap are not fitted, and "
     "an arm whose choice is the smallest factor fitted below such a factor is 'at the column cap' and does not "
-    "count. The rule (results/rr/README.md, Studies, written before the runs): the primary cells stay ours; a cell "
+    "count. The binning arms ran in three stages of cap (2048 occupied bins; 24576, ridge's dual path past a "
+    "fold's rows; any width, the next factor of an arm still at the cap), each factor read from any stage that "
+    "fitted it. The rule (results/rr/README.md, Studies, written before the runs): the primary cells stay ours; a cell "
     "is explained when the paper's value lies within the range of the counting arms' means, each widened by twice "
     "its standard error, or an arm closes at least half of its gap to the paper.")
 #: Table 1 prints errors with one decimal; ours get two.
@@ -203,10 +205,12 @@ def intercept_study(table: pd.DataFrame, root: Path) -> pd.DataFrame:
 def protocol_study(table: pd.DataFrame, root: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The protocol study's job runs below ``root``: every arm's cell at its CV-chosen factor (``arms``), and per
     primary cell of ``table`` the range of the arms that count and whether it holds the paper's value (``cells``).
-    No run yet: two empty frames."""
+    A run still computing (fewer trials recorded than its config's) is not read: a stage's factors join an arm
+    complete or not at all. No run yet: two empty frames."""
     runs = sorted(p for p in (root / "runs").iterdir() if p.is_dir()) if (root / "runs").is_dir() else []
-    frames = [jobs.read(run, "errors").assign(run_id=run.name, cap=records.read_config(run)["job"]["max_columns"])
-              for run in runs if records.recorded(run / "trials.csv")]
+    configs = {run: records.read_config(run) for run in runs}
+    frames = [jobs.read(run, "errors").assign(run_id=run.name, cap=configs[run]["job"]["max_columns"])
+              for run in runs if len(records.recorded(run / "trials.csv")) >= configs[run]["experiment"]["trials"]]
     if not frames:
         return pd.DataFrame(), pd.DataFrame()
     arms = _protocol_arms(_merged_stages(pd.concat(frames, ignore_index=True)))
