@@ -454,21 +454,21 @@ def _eigen_path(
         yield coef, y_mean - z_mean @ coef
 
 
-def _row_gram(Z: np.ndarray | sp.spmatrix, rows: np.ndarray, z_mean: np.ndarray) -> np.ndarray:
-    """C C^T for C = Z[rows] - z_mean, in float64 (n x n).
+def _row_gram(A: np.ndarray | sp.spmatrix, z_mean: np.ndarray) -> np.ndarray:
+    """C C^T for C = A - z_mean, in float64 (n x n), A the fold's rows of Z.
 
-    Sparse Z: A A^T - g 1^T - 1 g^T + (m . m) with A = Z[rows] and g = A m, never densifying A.
-    Dense Z: the centered rows' products accumulated over chunks of columns.
+    Sparse A: A A^T - g 1^T - 1 g^T + (m . m) with g = A m, never densifying A.
+    Dense A: the centered rows' products accumulated over chunks of columns (float64 temporaries
+    of a bounded size, whatever A's dtype).
     """
-    if sp.issparse(Z):
-        A = Z[rows].astype(np.float64)
+    if sp.issparse(A):
+        A = A.astype(np.float64, copy=False)
         g = A @ z_mean
         return (A @ A.T).toarray() - g[:, None] - g[None, :] + z_mean @ z_mean
-    gram = np.zeros((len(rows), len(rows)))
-    step = max(1, _CHUNK_BYTES // (8 * len(rows)))
-    for start in range(0, Z.shape[1], step):
-        columns = np.arange(start, min(start + step, Z.shape[1]))
-        chunk = np.asarray(Z[np.ix_(rows, columns)], dtype=np.float64) - z_mean[columns]
+    gram = np.zeros((A.shape[0], A.shape[0]))
+    step = max(1, _CHUNK_BYTES // (8 * A.shape[0]))
+    for start in range(0, A.shape[1], step):
+        chunk = np.asarray(A[:, start : start + step], dtype=np.float64) - z_mean[start : start + step]
         gram += chunk @ chunk.T
     return gram
 
@@ -484,7 +484,8 @@ def _dual_path(
     """
     z_mean, y_mean = _means(Z, Y, rows, fit_intercept)
     targets = Y[rows] - y_mean
-    gram = _row_gram(Z, rows, z_mean)
+    A = Z[rows]  # indexed once: the Gram and every lambda's C^T alpha read it
+    gram = _row_gram(A, z_mean)
     scale = max(gram.shape[0], Z.shape[1]) * np.finfo(np.float64).eps
     if len(grid) == 1 and grid[0] > scale * np.trace(gram):
         gram[np.diag_indices_from(gram)] += grid[0]
@@ -496,7 +497,6 @@ def _dual_path(
         cutoff = scale * s.max()
         duals = (U @ (np.divide(1.0, s + lam, out=np.zeros_like(s), where=s + lam > cutoff)[:, None] * Ut_targets)
                  for lam in grid)
-    A = Z[rows]
     for alpha in duals:
         coef = np.asarray(A.T @ alpha) - np.outer(z_mean, alpha.sum(axis=0))
         yield coef, y_mean - z_mean @ coef
