@@ -27,6 +27,8 @@ endif
 ARGS     ?=
 RESULTS  ?= results
 LAUNCHER ?= joblib
+# pytest-xdist workers of `make test`: one per core (0: the whole suite in one process)
+TEST_WORKERS ?= auto
 PAPERS   := askrff li qmc rr tutorial
 CAMPAIGNS := $(PAPERS) atlas example
 CAMPAIGN  = $(BIN)/rfbench-campaign --results $(RESULTS) --launcher $(LAUNCHER)
@@ -52,7 +54,7 @@ run: $(STAMP)  ## the default experiment (Gaussian RFF, M = 2d, spambase, 10 tri
 
 test: $(STAMP)  ## lint, then the test suite
 	$(BIN)/ruff check rfbench tests benchmarks hydra_plugins
-	$(BIN)/pytest -q --durations=25 $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 lint: $(STAMP)  ## ruff, configured in pyproject.toml
 	$(BIN)/ruff check rfbench tests benchmarks hydra_plugins
