@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import threadpoolctl
 
@@ -44,6 +46,23 @@ def cpu_runs_haswell_kernels() -> bool:
     except OSError:
         return False
     return {"avx2", "fma"} <= set(flags)
+
+
+def cpu_runs_records_loops() -> bool:
+    """Whether numpy runs, on this CPU, the SIMD loops the records were computed with: AVX-512's
+    (Skylake-X's set; its exp and sin/cos round differently from AVX2's in the last bits)."""
+    from numpy._core._multiarray_umath import __cpu_features__
+
+    return bool(__cpu_features__.get("AVX512_SKX"))
+
+
+def needs_records_loops(job: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a job whose records come back only with the records' numpy loops (:func:`cpu_runs_records_loops`)
+    as well as their OpenBLAS kernels: it runs the adaptive sequences' nonlinear CG, which turns
+    last-bit differences into other steps and another sequence.  ``python -m rfbench.engine.verify``
+    leaves such a job out on a CPU without those loops, and says why."""
+    job.needs_records_loops = True  # type: ignore[attr-defined]
+    return job
 
 
 def openblas_kernels() -> list[str]:

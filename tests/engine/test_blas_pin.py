@@ -13,7 +13,8 @@ from tests.conftest import REPO
 
 # Haswell's kernels need AVX2 and FMA; SkylakeX's (the other set compared here) AVX-512.
 needs_haswell = pytest.mark.skipif(not (CPU.get("AVX2") and CPU.get("FMA3")), reason="CPU lacks AVX2/FMA")
-needs_avx512 = pytest.mark.skipif(not CPU.get("AVX512_SKX"), reason="CPU lacks AVX-512 (the records' numpy loops)")
+needs_avx512 = pytest.mark.skipif(not blas_pin.cpu_runs_records_loops(),
+                                  reason="CPU lacks AVX-512 (the records' numpy loops)")
 
 # scipy.linalg loads scipy's own OpenBLAS after the re-execution: it reads the variable too.
 PROBE = "from rfbench.engine import blas_pin; blas_pin.pin(); import scipy.linalg; print(blas_pin.openblas_kernels())"

@@ -1,9 +1,12 @@
 """verify recomputes a recorded job from its config.yaml and finds a tampered number."""
+import functools
+
 import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
-from rfbench.engine import config, jobs, records, verify
+from rfbench.engine import blas_pin, config, jobs, records, verify
+from rfbench.papers.tutorial import demo
 
 
 def test_a_recorded_job_recomputes_equal_and_a_tampered_value_is_found(tmp_path):
@@ -83,3 +86,50 @@ def test_verify_of_a_copied_tree_recomputes_inside_that_tree(tmp_path, monkeypat
     monkeypatch.setattr(jobs, "read_configs", lambda cfg: seen.append(cfg["experiment"]["results_dir"]) or real(cfg))
     assert all(row["equal"] for row in verify.compare(run, rtol=1e-12))
     assert seen == [str(tmp_path / "copy")] and list(work.iterdir()) == []
+
+
+def _tutorial_job(monkeypatch, replacement):
+    """The tutorial job's function replaced by ``replacement`` with its signature (jobs.function imports
+    it from its module by name and checks its parameters)."""
+    monkeypatch.setattr(demo, "compute", functools.wraps(demo.compute)(replacement))
+
+
+def test_a_recomputation_that_fails_is_a_row_that_moved_and_verify_goes_on(tmp_path, monkeypatch, capsys):
+    _tutorial_run(tmp_path)
+
+    def broken(**params):
+        raise ValueError("the code no longer learns that sequence")
+
+    _tutorial_job(monkeypatch, broken)
+    with pytest.raises(SystemExit) as exit_:
+        verify.main([str(tmp_path), "--out", str(tmp_path / "verify.csv")])
+    assert exit_.value.code == 1
+    table = pd.read_csv(tmp_path / "verify.csv")
+    assert table["metric"].tolist() == ["recomputing failed: ValueError: the code no longer learns that sequence"]
+    assert not table["equal"].any()
+
+
+@pytest.mark.parametrize("cpu_has_loops", [True, False])
+def test_a_job_needing_the_records_loops_is_left_out_only_on_a_cpu_without_them(
+        tmp_path, monkeypatch, capsys, cpu_has_loops):
+    _tutorial_run(tmp_path)
+    compute = demo.compute
+    _tutorial_job(monkeypatch, lambda **params: compute(**params))
+    blas_pin.needs_records_loops(demo.compute)
+    monkeypatch.setattr(blas_pin, "cpu_runs_records_loops", lambda: cpu_has_loops)
+    with pytest.raises(SystemExit) as exit_:
+        verify.main([str(tmp_path), "--out", str(tmp_path / "verify.csv")])
+    assert exit_.value.code == 0
+    table = pd.read_csv(tmp_path / "verify.csv")
+    if cpu_has_loops:
+        assert table["equal"].all() and len(table) == 2
+    else:
+        assert len(table) == 1 and table["equal"].isna().all()
+        assert table["metric"].iloc[0].startswith("not recomputed: this CPU lacks the AVX-512 numpy loops")
+
+
+def test_the_adaptive_cg_jobs_are_marked_and_the_others_are_not():
+    from rfbench.papers.qmc import fig5, fig67, learnt, table3, variants
+    marked = [fig5.integration, fig67.global_metrics, learnt.learn, variants.learn]
+    assert all(getattr(job, "needs_records_loops", False) for job in marked)
+    assert not any(getattr(job, "needs_records_loops", False) for job in (fig67.greedy_metrics, table3.cells))

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-from rfbench.engine import jobs, records
+from rfbench.engine import blas_pin, jobs, records
 from rfbench.papers.qmc import figures as qmc_figures
 from rfbench.papers.qmc import report as qmc
 from rfbench.qmc.adaptive import global_adaptive, halton_frequencies
@@ -62,6 +62,7 @@ def heat_maps(points: dict[str, np.ndarray]) -> tuple[np.ndarray, dict[str, np.n
     return axis, {name: error_grid(W, u).reshape(GRID, GRID) for name, W in points.items()}
 
 
+@blas_pin.needs_records_loops
 def integration(trial: int, seed: int) -> dict[str, pd.DataFrame]:
     """Figure 5 (one trial: only MC draws, from ``seed``): ``errors``, the mean squared error over
     b, b/2 and b/4 (closed form) and the largest error on the heat map's grid per point set, and

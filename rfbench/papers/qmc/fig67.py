@@ -133,6 +133,7 @@ def greedy_panel(setting: Setting, W: np.ndarray, points: Sequence[int] = GREEDY
     return pd.DataFrame(rows)
 
 
+@blas_pin.needs_records_loops
 def global_metrics(trial: int, seed: int, data: dict, box: float, sequences: dict, learnt: Path
                    ) -> dict[str, pd.DataFrame]:
     """Figure 6's panel of the dataset ``data`` on ``box`` x b (``metrics``): the global sequence of the

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rfbench.engine import jobs, records
+from rfbench.engine import blas_pin, jobs, records
 from rfbench.papers.qmc import datasets as qmc_datasets
 from rfbench.papers.qmc import protocol
 from rfbench.qmc.adaptive import global_adaptive, greedy_adaptive, halton_frequencies, optimal_weights
@@ -49,6 +49,7 @@ def method_name(method: str, box: str) -> str:
     return method if method == "halton" else f"{method}_{box.replace('/', '')}"
 
 
+@blas_pin.needs_records_loops
 def learn(trial: int, seed: int, data: dict, s: int, boxes: Sequence[float], schemes: Sequence[str],
           maxiter: int) -> dict[str, pd.DataFrame]:
     """The Halton sequence of ``s`` points and the adaptive ``schemes`` learnt from it on each box.

@@ -30,6 +30,7 @@ from scipy.special import ndtri
 from scipy.stats import qmc
 
 from rfbench.dataset.loader import Dataset
+from rfbench.engine import blas_pin
 from rfbench.papers.qmc import learnt as learnt_
 from rfbench.papers.qmc import protocol, table3
 from rfbench.papers.qmc.ridge import SCALINGS, scaled_rows
@@ -53,6 +54,7 @@ def start_frequencies(s: int, d: int, sigma: float, scramble_seed: int | None) -
     return ndtri(points) / sigma
 
 
+@blas_pin.needs_records_loops
 def learn(trial: int, seed: int, data: dict, s: int, variants: Sequence[Mapping[str, Any]],
           boxes: Sequence[float], schemes: Sequence[str], maxiter: int, ridge: bool) -> dict[str, pd.DataFrame]:
     """Table 2's sequences (and with ``ridge`` Table 3's cells) under variant ``variants[trial]``."""
