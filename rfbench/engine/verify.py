@@ -204,8 +204,10 @@ def verify(root: Path, rtol: float, max_seconds: float = np.inf, kinds: tuple[st
 def _not_here(run: Path) -> dict[str, Any] | None:
     """The row of a job this CPU cannot recompute as recorded (:func:`blas_pin.needs_records_loops`), or None."""
     cfg = _recorded_config(run)
-    if not cfg.get("job") or blas_pin.cpu_runs_records_loops() \
-            or not getattr(jobs.function(cfg), "needs_records_loops", False):
+    if not cfg.get("job") or blas_pin.cpu_runs_records_loops():
+        return None
+    # the job's function by its current config: a recorded _target_ may name code that has moved
+    if not getattr(jobs.function(current_config(cfg)), "needs_records_loops", False):
         return None
     return {**_where(run, cfg), "dataset": _dataset(cfg), "method": cfg["job"].get("name", ""),
             "metric": "not recomputed: this CPU lacks the AVX-512 numpy loops of the records, without which the "
