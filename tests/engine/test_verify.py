@@ -128,6 +128,26 @@ def test_a_job_needing_the_records_loops_is_left_out_only_on_a_cpu_without_them(
         assert table["metric"].iloc[0].startswith("not recomputed: this CPU lacks the AVX-512 numpy loops")
 
 
+@pytest.mark.parametrize("cpu_has_loops", [True, False])
+def test_a_cpu_without_the_records_loops_holds_values_to_the_stated_tolerance(
+        tmp_path, monkeypatch, capsys, cpu_has_loops):
+    """1e-9 relative moves a value on the records' CPU (1e-12) and not on another (OTHER_CPU_RTOL, 1e-6);
+    1e-5 moves it on both: the looser check still fails."""
+    run = _tutorial_run(tmp_path)
+    monkeypatch.setattr(blas_pin, "cpu_runs_records_loops", lambda: cpu_has_loops)
+    errors = records.read_trials(run / "errors.csv")
+    for factor, moved in ((1 + 1e-9, cpu_has_loops), (1 + 1e-5, True)):
+        records.write_frame(run / "errors.csv", errors.assign(
+            mean_estimate=errors["mean_estimate"] * factor).to_csv(index=False))
+        with pytest.raises(SystemExit) as exit_:
+            verify.main([str(tmp_path), "--out", str(tmp_path / "verify.csv")])
+        assert exit_.value.code == (1 if moved else 0)
+        table = pd.read_csv(tmp_path / "verify.csv").set_index("metric")
+        assert (table["tolerance"] == (1e-12 if cpu_has_loops else verify.OTHER_CPU_RTOL)).all()
+        assert table.loc["errors.csv (60 rows)", "equal"] == (not moved)
+        assert f"equal to {1e-12 if cpu_has_loops else 1e-6:g} relative" in capsys.readouterr().out
+
+
 def test_the_adaptive_cg_jobs_are_marked_and_the_others_are_not():
     from rfbench.papers.qmc import fig5, fig67, learnt, table3, variants
     marked = [fig5.integration, fig67.global_metrics, learnt.learn, variants.learn]
