@@ -41,11 +41,12 @@ CLOSE = ("gram_error", "gram_error_spectral", "cv_accuracy", "test_relative_erro
          "test_rmse")
 #: The relative tolerance of the CLOSE values and a job's frames on a CPU whose numpy SIMD loops are not
 #: the records' (AVX-512's): its exp and sin/cos differ in the last bits, which a computation may
-#: magnify (a Nystrom pseudo-inverse: the atlas's a9a Gram error at M/d = 8 moved by 2.9e-7 relative on
-#: an AMD EPYC without AVX-512, 2026-11-28).  The bound is what a report can show, not that measurement:
-#: reports print at most 4 significant digits (``render`` formats ``.4g``), whose half unit is at least
-#: 5e-5 relative, so 1e-6 is 50 times below any printed change.  Accuracies and selected
-#: hyperparameters, which every verdict reads, stay bit for bit on any CPU.
+#: magnify (a Nystrom pseudo-inverse: the atlas's Nystrom Gram errors in ``results/verify.csv``, made on
+#: an AMD EPYC without AVX-512).  The bound is what a report can show, not that measurement: the reports'
+#: tables print the values it covers to at most 4 significant digits (``render`` formats ``.4g``; only
+#: accuracies get 5 or 6), whose half unit is at least 5e-5 relative, so 1e-6 is 50 times below any
+#: printed change.  Accuracies and selected hyperparameters, which every verdict reads, stay bit for
+#: bit on any CPU.
 OTHER_CPU_RTOL = 1e-6
 #: The kinds of run: feature-map trials of the runner, and jobs (:mod:`rfbench.engine.jobs`).
 KINDS = ("runner", "job")
