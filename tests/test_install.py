@@ -9,7 +9,6 @@ import email
 import importlib.util
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -66,11 +65,17 @@ def test_a_launcher_not_installed_names_the_pip_install_to_run(monkeypatch, tmp_
                                        f"the {extra} extra, pip install 'rfbench[{extra}]'\n")
 
 
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """One wheel install (a venv's bin folder) for the tests of this module that only run it."""
+    return install(tmp_path_factory.mktemp("wheel"), editable=False)
+
+
 @pytest.mark.slow
-def test_wheel_runs_from_any_folder_with_results_here_and_data_in_the_user_cache(tmp_path):
-    bin_dir, away = install(tmp_path, editable=False), tmp_path / "away"
+def test_wheel_runs_from_any_folder_with_results_here_and_data_in_the_user_cache(wheel, tmp_path):
+    bin_dir, away, src = wheel, tmp_path / "away", wheel.parents[1] / "src"
     away.mkdir()
-    assert sorted(p.name for p in (tmp_path / "src").iterdir()) == sorted([*SOURCES, "rfbench.egg-info"]), \
+    assert sorted(p.name for p in src.iterdir()) == sorted([*SOURCES, "rfbench.egg-info"]), \
         "the build left files beside the sources (setuptools' build/)"
     (site,) = bin_dir.parent.glob("lib/python*/site-packages")
     assert (site / "rfbench" / "configs" / "config.yaml").is_file() and not (site / "configs").exists()
@@ -97,19 +102,23 @@ def test_wheel_runs_from_any_folder_with_results_here_and_data_in_the_user_cache
     trials = pd.concat(records.read_trials(p) for p in records.record_paths(away, "results/default/runs/*/trials.csv"))
     assert sorted(trials["dataset.name"]) == ["letter", "spambase"]
     assert {p.name for p in (away / "xdg" / "rfbench").iterdir()} >= {"letter", "spambase", "parsed"}
-    assert not (tmp_path / "src" / "datasets").exists()
+    assert not (src / "datasets").exists()
 
 
 #: README example lines: `rfbench ...` in a code block, its comment cut off.
 EXAMPLE = re.compile(r"^ {4}(rfbench .*?)(?:\s+#.*)?$", re.MULTILINE)
 #: Placeholders a reader fills in (a user's files, a cluster's address): not runnable as written.
 PLACEHOLDERS = ("...", "<", "my_", "my.", "/path/to")
-CHECK = """import sys
+#: Run by the wheel's interpreter with one README command line per argument: each one's checks, in turn.
+CHECK = """import shlex, sys
 from rfbench.engine import launchers
 from rfbench.engine.config import CONFIG_DIR
 from rfbench.engine.preflight import check_command_line
-launchers.check_installed(sys.argv[1:])
-check_command_line(sys.argv[1:], CONFIG_DIR)
+for example in sys.argv[1:]:
+    print(example, flush=True)
+    argv = shlex.split(example)[1:]
+    launchers.check_installed(argv)
+    check_command_line(argv, CONFIG_DIR)
 """
 
 
@@ -119,17 +128,16 @@ def readme_examples() -> list[str]:
 
 
 @pytest.mark.slow
-def test_every_readme_example_passes_the_checks_of_a_wheel_install(tmp_path):
+def test_every_readme_example_passes_the_checks_of_a_wheel_install(wheel, tmp_path):
     """Every `rfbench` command of the README composes and passes every check a run makes before any work, from
     the wheel (its configs, its launchers); the README's runs themselves are the CLI tests' (test_cli, above)."""
     examples = readme_examples()
     assert any("hydra/launcher=joblib" in e for e in examples) and len(examples) >= 5
-    bin_dir = install(tmp_path, editable=False)
-    for example in examples:
-        argv = shlex.split(example)[1:]
-        proc = subprocess.run([bin_dir / "python", "-c", CHECK, *argv], cwd=tmp_path, capture_output=True, text=True,
-                              timeout=300)
-        assert proc.returncode == 0, f"{example}: {proc.stderr[-2000:]}"
+    proc = subprocess.run([wheel / "python", "-c", CHECK, *examples], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    checked = proc.stdout.splitlines()
+    assert proc.returncode == 0, f"{checked[-1] if checked else examples[0]}: {proc.stderr[-2000:]}"
+    assert checked == examples
 
 
 @pytest.mark.slow

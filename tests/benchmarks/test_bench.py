@@ -24,6 +24,18 @@ def test_quick_bench_writes_every_section(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert printed.startswith("`python benchmarks/bench.py --quick`")
     assert "| end to end | wall time of the paper make targets | not timed here" in printed
+    _check_model_selection(table[table.section == "model_selection"])
+
+
+def _check_model_selection(table: pd.DataFrame) -> None:
+    """The model-selection section: four contenders on one trial, both Newton paths at the tight solve."""
+    timed = table[table.seconds.notna()]
+    assert len(timed) == 4 and (timed.seconds > 0).all()
+    assert timed.note.str.contains(r"C=\S+, test accuracy 0\.\d+, objective gap \S+, \d+\.\d CPU-s").all()
+    for note in timed[timed.name.str.contains("newton")].note:  # both Newton paths converge to the tight solve
+        assert abs(float(note.split("objective gap ")[1].split(",")[0])) < 1e-6
+    assert table.ratio.notna().sum() == 3
+    assert bench.classifier.NEWTON_BLOCK == 16  # the per-class contender's setting is undone
 
 
 def test_median_seconds_calls_repeatedly():
@@ -44,15 +56,3 @@ def test_interleaved_seconds_warms_up_then_alternates():
     assert all(t >= 0 for ts in times.values() for t in ts)
 
 
-def test_model_selection_section_compares_four_contenders_on_one_trial(tmp_path):
-    out = tmp_path / "bench.csv"
-    bench.main(["--quick", "--sections", "model_selection", "--out", str(out)])
-    table = pd.read_csv(out)
-    assert set(table.section) == {"model_selection"}
-    timed = table[table.seconds.notna()]
-    assert len(timed) == 4 and (timed.seconds > 0).all()
-    assert timed.note.str.contains(r"C=\S+, test accuracy 0\.\d+, objective gap \S+, \d+\.\d CPU-s").all()
-    for note in timed[timed.name.str.contains("newton")].note:  # both Newton paths converge to the tight solve
-        assert abs(float(note.split("objective gap ")[1].split(",")[0])) < 1e-6
-    assert table.ratio.notna().sum() == 3
-    assert bench.classifier.NEWTON_BLOCK == 16  # the per-class contender's setting is undone
