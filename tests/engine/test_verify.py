@@ -109,6 +109,23 @@ def test_a_recomputation_that_fails_is_a_row_that_moved_and_verify_goes_on(tmp_p
     assert not table["equal"].any()
 
 
+def test_a_recorded_option_the_configs_no_longer_have_is_a_row_that_moved(tmp_path, monkeypatch):
+    """Composing the current config is part of the recomputation: a feature map or job since removed fails there."""
+    from hydra.errors import MissingConfigException
+
+    _tutorial_run(tmp_path)
+
+    def removed(recorded):
+        raise MissingConfigException("Could not find 'job/tutorial'", "job/tutorial")
+
+    monkeypatch.setattr(verify, "current_config", removed)
+    with pytest.raises(SystemExit) as exit_:
+        verify.main([str(tmp_path), "--out", str(tmp_path / "verify.csv")])
+    assert exit_.value.code == 1
+    table = pd.read_csv(tmp_path / "verify.csv")
+    assert table["metric"].tolist() == ["recomputing failed: MissingConfigException: Could not find 'job/tutorial'"]
+
+
 @pytest.mark.parametrize("cpu_has_loops", [True, False])
 def test_a_job_needing_the_records_loops_is_left_out_only_on_a_cpu_without_them(
         tmp_path, monkeypatch, capsys, cpu_has_loops):
