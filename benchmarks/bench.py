@@ -60,6 +60,10 @@ be shared):
   rows (rr's protocol study): the dual path against the primal eigen path it replaces and
   scikit-learn's GridSearchCV over Ridge(solver="cholesky"), with the chosen lambda and the CV
   errors' and weights' differences (``benchmarks/ridge_dual.py``).
+* ``discrepancy``: one evaluation of QMC's box discrepancy and its gradient (the adaptive CG's step) at
+  s = 800 Halton frequencies on census_house's boxes b and b/4, one thread: ``trig="tables"`` (the points' sines,
+  then the difference formulas) against the direct path it would replace and the same sums in numpy,
+  with their differences (``benchmarks/discrepancy.py``).
 
 ``--quick`` runs every section on tiny sizes (a smoke test, not a measurement);
 ``--sections`` picks sections.
@@ -101,7 +105,7 @@ from rfbench.model.newton_cost import newton_cg_takes
 from rfbench.model.newton_svc import primal_objective, squared_hinge_paths
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository, for its siblings
-from benchmarks import libsvm_grid, ridge_dual, sparse_path  # noqa: E402
+from benchmarks import discrepancy, libsvm_grid, ridge_dual, sparse_path  # noqa: E402
 
 GRAM_KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
 
@@ -126,6 +130,7 @@ class Sizes:
     libsvm_dataset: str = "spambase_li"  # the libsvm_grid section's data (Li's split)
     n_libsvm: int | None = None  # training (and test) rows of the libsvm_grid section (None: all)
     n_ridge: int = 2000  # cpu_act rows of the ridge_dual section
+    n_frequencies: int = 800  # s of the discrepancy section (QMC Table 2's largest on census_house)
     ridge_factor: float = 2.0  # its sigma over the rows' median L1 distance (2000 rows: 4,466 columns)
 
 
@@ -134,8 +139,9 @@ QUICK = Sizes("spambase", 500, 64, 60, 2, 16, ("spambase",), ("spambase",), n_cv
               run_overrides=("experiment.trials=3", "experiment.n_gram=60", "classifier.log2_C=[-1,0,1]"),
               sparse_runs=(("kernel=laplacian", "dataset=letter", "feature_map.n_components=4"),
                            ("kernel=gmm", "dataset=letter", "feature_map.n_components=64")), n_sparse=600,
-              n_libsvm=200, n_ridge=300, ridge_factor=8.0)
-SECTIONS = ("transform", "gram", "cv", "model_selection", "trials", "sparse_path", "libsvm_grid", "ridge_dual")
+              n_libsvm=200, n_ridge=300, ridge_factor=8.0, n_frequencies=40)
+SECTIONS = ("transform", "gram", "cv", "model_selection", "trials", "sparse_path", "libsvm_grid", "ridge_dual",
+            "discrepancy")
 
 
 @dataclass
@@ -482,6 +488,26 @@ def bench_ridge_dual(n_rows: int, factor: float) -> list[Row]:
     return rows
 
 
+def bench_discrepancy(s: int, repeats: int) -> list[Row]:
+    """QMC's box discrepancy and gradient at s frequencies: trig='tables' against the direct path and numpy."""
+    rows = []
+    for box, fraction in (("b", 1.0), ("b/4", 0.25)):
+        W, objective = discrepancy.census_house_problem(_composed, s, fraction)
+        results = discrepancy.measure(W, objective, repeats)
+        size = f"census_house's box {box}: s = {s} frequencies x d = {W.shape[1]}, {s * (s + 1) // 2} pairs"
+        rows += [Row("discrepancy", f"{name}, box {box}", cpu, repeats, note=f"{size}; value and gradient differ "
+                     f"from the direct path's by up to {gap:.1e} (relative); CPU-s")
+                 for name, (cpu, gap) in results.items()]
+        ours, gap = results[discrepancy.OURS]
+        for name, threshold in ((discrepancy.DIRECT, 3.0), (discrepancy.PEER, 5.0)):
+            cpu = results[name][0]
+            rows.append(Row("discrepancy", f"speed-up trig='tables' / {name}, box {box}", float("nan"), repeats,
+                            ratio=cpu / ours, reference=name, goal=f">= {threshold:g}, within 1e-13 of the direct path",
+                            met=bool(cpu / ours >= threshold and gap <= 1e-13),
+                            note=f"{cpu:.3f} vs {ours:.3f} CPU-s; trig='tables' differs by up to {gap:.1e}"))
+    return rows
+
+
 def bench_trials(overrides: Sequence[str]) -> list[Row]:
     """A run's trials in the runner's worker processes vs one after another, from empty results folders."""
     results = {}
@@ -591,6 +617,8 @@ def run(sizes: Sizes, repeats: int, sections: Sequence[str] = SECTIONS) -> pd.Da
         rows += bench_libsvm_grid(sizes.libsvm_dataset, sizes.n_libsvm, repeats)
     if "ridge_dual" in sections:
         rows += bench_ridge_dual(sizes.n_ridge, sizes.ridge_factor)
+    if "discrepancy" in sections:
+        rows += bench_discrepancy(sizes.n_frequencies, repeats)
     return pd.DataFrame([asdict(row) for row in rows])
 
 
@@ -613,7 +641,7 @@ def markdown(table: pd.DataFrame, command: str) -> str:
 def _figure(row) -> str:
     if not pd.isna(row.ratio):
         return f"{row.ratio:.2f}x" + (f" ({row.note})" if row.section in ("cv", "model_selection", "trials",
-                                                                           "libsvm_grid") else "")
+                                                                           "libsvm_grid", "discrepancy") else "")
     if row.section == "sparse_path" and row.unit:
         return f"{row.value:.1e}"
     if row.unit == "features/s":

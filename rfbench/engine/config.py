@@ -53,6 +53,7 @@ IMPLIED_VALUES: dict[str, Any] = {
     "dataset.scale": "minmax",
     "classifier.selection": "cv",
     "experiment.gram_norms": json.dumps(["fro"]),
+    "job.trig": "direct",  # qmc_learnt's box discrepancy (rfbench.qmc.discrepancy.TRIG)
 }
 
 

@@ -130,4 +130,4 @@ def optimal_weights(W: ArrayLike, discrepancy: BoxDiscrepancy) -> np.ndarray:
 
 
 def _normalized(discrepancy: BoxDiscrepancy) -> BoxDiscrepancy:
-    return BoxDiscrepancy(discrepancy.b, discrepancy.sigma, normalized=True)
+    return BoxDiscrepancy(discrepancy.b, discrepancy.sigma, normalized=True, trig=discrepancy.trig)

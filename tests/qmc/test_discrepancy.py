@@ -3,11 +3,13 @@ eq. (13) by averaging over random draws, eq. (14) by finite differences, eq. (12
 by quadrature."""
 from __future__ import annotations
 
+import mpmath
 import numpy as np
 import pytest
 from scipy import integrate
 from scipy.special import erf
 
+from rfbench.qmc import discrepancy as module
 from rfbench.qmc.discrepancy import BoxDiscrepancy, bounding_box
 
 SIGMA = np.array([1.0, 0.7])
@@ -76,13 +78,14 @@ def test_mean_term_matches_quadrature():
 
 
 @pytest.mark.parametrize("weighted", [False, True])
-def test_gradient_matches_finite_differences(weighted):
+@pytest.mark.parametrize("trig", module.TRIG)
+def test_gradient_matches_finite_differences(weighted, trig):
     """Eq. (14) (the gradient of D^2) against central differences, with a repeated point too."""
     rng = np.random.default_rng(2)
     W = rng.normal(size=(6, 3))
     W[5] = W[0]  # sinc'(0): coincident points
     weights = rng.uniform(0.1, 0.3, size=6) if weighted else None
-    discrepancy = BoxDiscrepancy([1.5, 2.0, 0.8], [1.0, 0.7, 1.3])
+    discrepancy = BoxDiscrepancy([1.5, 2.0, 0.8], [1.0, 0.7, 1.3], trig=trig)
     _, gradient = discrepancy.squared_and_gradient(W, weights)
     h = 1e-6
     numeric = np.empty_like(W)
@@ -120,15 +123,51 @@ def test_quadratic_form_reproduces_the_weighted_discrepancy():
     np.testing.assert_allclose(c - 2 * v @ xi + xi @ H @ xi, BoxDiscrepancy(B, SIGMA).squared(W, xi), rtol=1e-12)
 
 
-def test_extension_is_the_discrepancy_of_the_extended_set_and_its_gradient():
+@pytest.mark.parametrize("trig", module.TRIG)
+def test_extension_is_the_discrepancy_of_the_extended_set_and_its_gradient(trig):
     rng = np.random.default_rng(6)
     W, w = rng.normal(size=(4, 2)), rng.normal(size=2)
-    discrepancy = BoxDiscrepancy(B, SIGMA)
+    discrepancy = BoxDiscrepancy(B, SIGMA, trig=trig)
     value, gradient = discrepancy.extension(W)(w)
     full_value, full_gradient = discrepancy.squared_and_gradient(np.vstack([W, w]))
     np.testing.assert_allclose(value, full_value, rtol=1e-12)
     np.testing.assert_allclose(gradient, full_gradient[-1], rtol=1e-10, atol=1e-15)
     np.testing.assert_allclose(discrepancy.extension(W[:0])(w)[0], discrepancy.squared([w]), rtol=1e-12)
+
+
+def test_the_tables_path_agrees_with_the_direct_sines():
+    """trig="tables" against "direct": coincident points, differences on both sides of the Taylor series'
+    threshold and far below it, and points far out (|b_j w_lj| up to about 60, as sigma = 0.1)."""
+    rng = np.random.default_rng(8)
+    b = np.array([1.0, 2.5, 0.7, 3.0])
+    W = rng.normal(scale=8.0, size=(40, 4))
+    W[1] = W[0]
+    W[3, 0] = W[2, 0] + 0.999 * module.TAYLOR_TABLES
+    W[5, 0] = W[4, 0] + 1.001 * module.TAYLOR_TABLES
+    W[7, 1] = W[6, 1] + 1e-9 / b[1]
+    weights = rng.uniform(0.0, 0.05, size=40)
+    for normalized in (True, False):
+        direct = BoxDiscrepancy(b, 0.5, normalized=normalized).squared_and_gradient(W, weights)
+        tables = BoxDiscrepancy(b, 0.5, normalized=normalized, trig="tables").squared_and_gradient(W, weights)
+        np.testing.assert_allclose(tables[0], direct[0], rtol=1e-12)
+        np.testing.assert_allclose(tables[1], direct[1], rtol=0, atol=1e-13 * np.abs(direct[1]).max())
+
+
+def test_the_taylor_series_of_sinc_and_its_slope_to_the_last_bits():
+    """Below the threshold, against 60-digit values (mpmath): within 2 units in the last place, so the
+    series' truncation (below 1e-17) is lost in float64's own rounding."""
+    for z in np.r_[-module.TAYLOR_TABLES, np.geomspace(1e-12, module.TAYLOR_TABLES, 25), 0.0]:
+        series, slope = module._sinc_taylor(z)
+        with mpmath.workdps(60):  # cos z - sin(z) / z cancels some 25 digits at z = 1e-12
+            exact = mpmath.sin(z) / z if z else mpmath.mpf(1)
+            exact_slope = (mpmath.cos(z) - exact) / z if z else mpmath.mpf(0)
+        assert abs(series - exact) <= 2 * np.spacing(series), z
+        assert abs(slope - exact_slope) <= 2 * np.spacing(abs(slope)), z
+
+
+def test_an_unknown_trig_is_refused_naming_the_choices():
+    with pytest.raises(ValueError, match=r"trig='table' is not one of \['direct', 'tables'\]"):
+        BoxDiscrepancy(B, SIGMA, trig="table")
 
 
 def test_high_dimension_stays_finite():

@@ -51,6 +51,26 @@ def test_an_unknown_scheme_is_refused_naming_it(toy_learnt):
         learnt.learn.check_params(s=4, boxes=[1.0], schemes=["gready"], maxiter=2)
 
 
+def test_an_unknown_trig_is_refused_naming_the_choices(toy_learnt):
+    with pytest.raises(ValueError, match=r"job.trig='sines' is not one of \['direct', 'tables'\]"):
+        learnt.learn.check_params(s=4, boxes=[1.0], schemes=["global"], maxiter=2, trig="sines")
+
+
+def test_the_tables_trig_reaches_every_discrepancy_and_lands_near_the_direct_sequences(toy_learnt):
+    """trig="tables" is the same objective to rounding: Halton's discrepancies agree to 1e-13, and a few CG
+    iterations end near the direct path's points (not on them: CG turns last bits into other steps)."""
+    kwargs = {"trial": 0, "seed": 3, "data": toy_learnt, "s": 8, "boxes": [1.0, 0.25], "schemes": ["global"],
+              "maxiter": 3}
+    direct, tables = learnt.learn(**kwargs), learnt.learn(**kwargs, trig="tables")
+    columns = ["normalized", "raw"]
+    np.testing.assert_allclose(tables["discrepancy"][columns], direct["discrepancy"][columns], rtol=1e-9)
+    halton = direct["discrepancy"]["method"] == "halton"
+    np.testing.assert_allclose(tables["discrepancy"].loc[halton, columns], direct["discrepancy"].loc[halton, columns],
+                               rtol=1e-13)
+    points = [c for c in direct["points"] if c.startswith("w")]
+    np.testing.assert_allclose(tables["points"][points], direct["points"][points], rtol=1e-6, atol=1e-9)
+
+
 def test_box_and_method_names():
     assert [learnt.box_name(f) for f in (1.0, 0.5, 0.25)] == ["b", "b/2", "b/4"]
     assert learnt.method_name("greedy", "b/4") == "greedy_b4" and learnt.method_name("halton", "b/4") == "halton"
