@@ -29,10 +29,11 @@ def run(step: str) -> tuple[str, int, float]:
             status = 0
         except SystemExit as exit_:
             status = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+            if not isinstance(exit_.code, (int, type(None))):  # sys.exit("message"): python -m prints it
+                print(f"{step}: {exit_.code}", file=sys.stderr)
         except BaseException as err:  # noqa: BLE001 (a failing step is reported, the others go on)
             print(f"{step}: {type(err).__name__}: {err}", file=sys.stderr)
             status = 1
-    sys.stdout.flush()
     sys.stderr.flush()
     return step, status, time.perf_counter() - start
 
