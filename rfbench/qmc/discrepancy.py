@@ -84,7 +84,7 @@ class BoxDiscrepancy:
         How the sum over pairs gets sin and cos of z = b_j (w_lj - w_mj): ``"direct"`` evaluates
         them for every pair and coordinate; ``"tables"`` evaluates sin and cos of b_j w_lj once per
         point and forms the pairs' by sin(u - v) = sin u cos v - cos u sin v (and cos alike), four
-        to five times faster at s = 800 (``make bench``, section ``discrepancy``). A pair's sine
+        to eight times faster at s = 800 (``make bench``, section ``discrepancy``). A pair's sine
         then carries an absolute error of about 1e-16 max(1, |b_j w_lj|, |b_j w_mj|), so the factor
         sin(z) / z errs by that over |z| and its derivative by that over z^2, with |z| at least
         TAYLOR_TABLES (below it both come from their Taylor series in z): agreement to 1e-13 of the
