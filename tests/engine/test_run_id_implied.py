@@ -16,6 +16,7 @@ OTHER_VALUES = {
     "dataset.scale": "unit_rows",
     "classifier.selection": "test_grid",
     "experiment.gram_norms": ["fro", "spectral"],
+    "job.trig": "tables",
 }
 
 
@@ -44,7 +45,13 @@ BEFORE_THE_KEY = {
     "dataset.scale": "minmax",
     "classifier.selection": "cv",
     "experiment.gram_norms": ["fro"],
+    "job.trig": "direct",
 }
+
+
+def base_for(key: str) -> dict:
+    """The composed default config, or a job's where ``key`` is a job's (qmc_learnt's ``job.trig``)."""
+    return compose_cfg("job=qmc_learnt") if key.startswith("job.") else compose_cfg()
 
 
 def test_every_implied_key_has_its_earlier_value_here():
@@ -53,14 +60,14 @@ def test_every_implied_key_has_its_earlier_value_here():
 
 @pytest.mark.parametrize("key", sorted(config.IMPLIED_VALUES))
 def test_a_key_at_its_implied_value_keeps_the_id_of_runs_recorded_before_it(key):
-    base = compose_cfg()
+    base = base_for(key)
     absent = config.run_id(with_value(base, key, None))
     assert config.run_id(with_value(base, key, BEFORE_THE_KEY[key])) == absent
 
 
 @pytest.mark.parametrize("key", sorted(config.IMPLIED_VALUES))
 def test_a_key_at_another_value_is_another_run(key):
-    base = compose_cfg()
+    base = base_for(key)
     absent = config.run_id(with_value(base, key, None))
     other = config.run_id(with_value(base, key, OTHER_VALUES[key]))
     assert other not in (absent, config.run_id(base))
@@ -107,7 +114,7 @@ def test_a_config_written_before_a_key_existed_is_still_valid(key):
     """A config dict written before the key existed (a caller of ``runner.run``) is run at the key's implied
     value, as its run id says: ``validate`` does not refuse it (the runner reads a missing
     ``experiment.gram_norms`` as ["fro"])."""
-    config.validate(with_value(compose_cfg(), key, None))
+    config.validate(with_value(base_for(key), key, None))
 
 
 def test_every_committed_run_and_job_keeps_its_id():
