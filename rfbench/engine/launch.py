@@ -24,6 +24,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -261,9 +262,38 @@ def _launch(args: argparse.Namespace) -> None:
            f"hydra.sweeper.workers={args.workers}",
            f"hydra.sweeper.dry_run={str(args.dry_run).lower()}", f"hydra.sweep.dir={sweep_dir}",
            f"experiment.results_dir={_quoted(str(args.results))}", *args.overrides]
-    code = subprocess.call(cmd)
+    code = _run_passing_on_signals(cmd)
     if code:
-        sys.exit(code)
+        sys.exit(code if code > 0 else 128 - code)  # ended by signal N: 128 + N, as a shell says
+
+
+#: Seconds the campaign's subprocess has to end on a SIGINT or SIGTERM that reached it too (a terminal's
+#: Ctrl-C, a kill of the process group, scancel) before this process passes the signal on to it.
+PASS_ON_AFTER = 5.0
+
+
+def _run_passing_on_signals(cmd: list[str]) -> int:
+    """Run ``cmd`` and wait for it; a SIGINT or SIGTERM to this process alone reaches it too.
+
+    Without this, ``kill -INT`` of ``rfbench-campaign`` ended this process and left its subprocess and
+    that one's workers computing, orphaned. The signal is passed on only if the subprocess has not
+    ended ``PASS_ON_AFTER`` seconds later: a signal to the whole process group already reached it, and a
+    second one would land in its cleanup. The subprocess ends as ``rfbench`` does
+    (:mod:`rfbench.engine.interrupt`): its workers stopped, one line, status 130 or 143.
+    """
+    child = subprocess.Popen(cmd)
+
+    def pass_on(signum: int, _frame: object) -> None:
+        timer = threading.Timer(PASS_ON_AFTER, child.send_signal, (signum,))  # a no-op once the child has ended
+        timer.daemon = True
+        timer.start()
+
+    previous = {sig: signal.signal(sig, pass_on) for sig in interrupt.SIGNALS}
+    try:
+        return child.wait()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _quoted(value: str) -> str:

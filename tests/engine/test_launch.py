@@ -79,6 +79,39 @@ def test_a_killed_campaign_resumes_with_every_trial_once_and_the_same_numbers(wh
     pd.testing.assert_frame_equal(resumed[METRICS], whole[1][METRICS])
 
 
+@pytest.mark.parametrize("to", ["the campaign alone", "its process group"])
+def test_a_sigint_ends_the_campaign_its_jobs_and_their_workers_in_one_line(tmp_path, to):
+    """kill -INT of rfbench-campaign alone used to end it and leave its subprocess and that one's joblib workers
+    computing, orphaned; a terminal's Ctrl-C (the whole group) must not reach the jobs twice either."""
+    proc = campaign(tmp_path, "--", "experiment.trials=80", *SMALL[2:], start_new_session=True)
+    deadline = time.time() + 300
+    while not any(len(records.read_trials(p)) for p in records.record_paths(tmp_path, "**/runs/*/trials.csv")):
+        assert proc.poll() is None and time.time() < deadline, proc.stdout.read()[-3000:]
+        time.sleep(0.2)
+    if to == "the campaign alone":
+        proc.send_signal(signal.SIGINT)
+    else:
+        os.killpg(proc.pid, signal.SIGINT)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 130, out[-3000:]
+    assert "interrupted" in out and "rerun the same command to resume" in out and "Traceback" not in out, out
+    deadline = time.time() + 30
+    while _group_alive(proc.pid):  # the jobs' subprocess and its workers end with it
+        assert time.time() < deadline, subprocess.run(["ps", "-o", "pid,args", "-g", str(proc.pid)],
+                                                      capture_output=True, text=True).stdout
+        time.sleep(0.2)
+    out = finished(campaign(tmp_path, "--dry-run", "--", "experiment.trials=80", *SMALL[2:]))
+    assert "4 job(s)" in out and "to run" in out
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def test_the_same_campaign_on_a_ray_cluster_on_loopback_gives_the_same_numbers(whole, tmp_path, ray_head):
     finished(campaign(tmp_path, "--launcher", "ray_cluster", *SMALL, f"hydra.launcher.ray.init.address={ray_head}",
                       env=RAY_ENV))
