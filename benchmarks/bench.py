@@ -491,8 +491,8 @@ def bench_ridge_dual(n_rows: int, factor: float) -> list[Row]:
 def bench_discrepancy(s: int, repeats: int) -> list[Row]:
     """QMC's box discrepancy and gradient at s frequencies: trig='tables' against the direct path and numpy."""
     rows = []
-    for box, fraction in (("b", 1.0), ("b/4", 0.25)):
-        W, objective = discrepancy.census_house_problem(_composed, s, fraction)
+    W, objectives = discrepancy.census_house_problem(_composed, s, (1.0, 0.25))
+    for box, objective in zip(("b", "b/4"), objectives):
         results = discrepancy.measure(W, objective, repeats)
         size = f"census_house's box {box}: s = {s} frequencies x d = {W.shape[1]}, {s * (s + 1) // 2} pairs"
         rows += [Row("discrepancy", f"{name}, box {box}", cpu, repeats, note=f"{size}; value and gradient differ "

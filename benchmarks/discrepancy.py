@@ -22,7 +22,7 @@ largest magnitude (0.0: bit for bit).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -60,11 +60,14 @@ def numpy_value_and_gradient(W: np.ndarray, b: np.ndarray, block: int = 32) -> t
 SIGMA = 0.3118427035240794
 
 
-def census_house_problem(composed: Callable[..., dict], s: int, fraction: float) -> tuple[np.ndarray, BoxDiscrepancy]:
-    """Halton frequencies (s, 16) at census_house's sigma and the normalized discrepancy on ``fraction`` x its
-    training rows' bounding box (Tables 2-3's boxes: 1 and 1/4)."""
+def census_house_problem(composed: Callable[..., dict], s: int, fractions: Sequence[float]
+                         ) -> tuple[np.ndarray, list[BoxDiscrepancy]]:
+    """Halton frequencies (s, 16) at census_house's sigma and the normalized discrepancy on each of ``fractions``
+    x its training rows' bounding box (Tables 2-3's boxes: 1 and 1/4)."""
     X = load_dataset(composed("dataset=census_house")["dataset"]).X_train
-    return halton_frequencies(s, X.shape[1], SIGMA), BoxDiscrepancy(fraction * bounding_box(X), SIGMA, normalized=True)
+    box = bounding_box(X)
+    objectives = [BoxDiscrepancy(fraction * box, SIGMA, normalized=True) for fraction in fractions]
+    return halton_frequencies(s, X.shape[1], SIGMA), objectives
 
 
 def contenders(W: np.ndarray, objective: BoxDiscrepancy) -> dict[str, Evaluation]:
