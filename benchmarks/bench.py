@@ -64,6 +64,11 @@ be shared):
   s = 800 Halton frequencies on census_house's boxes b and b/4, one thread: ``trig="tables"`` (the points' sines,
   then the difference formulas) against the direct path it would replace and the same sums in numpy,
   with their differences (``benchmarks/discrepancy.py``).
+* ``newton_step``: ``solver="newton"``'s dense path along Li's Fig. 7 grid of C on letter's NRFF features
+  (k = 1024, 5,000 training rows, 26 one-vs-rest columns, one thread): each step by the cheaper of the
+  p x p and Woodbury's |I| x |I| system (``newton_step="auto"``) against the p x p steps it would replace
+  and LibLinear ``-s 2`` (default ``-e``) warm along C, with the objectives' and test predictions'
+  differences (``benchmarks/newton_step.py``).
 
 ``--quick`` runs every section on tiny sizes (a smoke test, not a measurement);
 ``--sections`` picks sections.
@@ -105,7 +110,7 @@ from rfbench.model.newton_cost import newton_cg_takes
 from rfbench.model.newton_svc import primal_objective, squared_hinge_paths
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository, for its siblings
-from benchmarks import discrepancy, libsvm_grid, ridge_dual, sparse_path  # noqa: E402
+from benchmarks import discrepancy, libsvm_grid, newton_step, ridge_dual, sparse_path  # noqa: E402
 
 GRAM_KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
 
@@ -132,6 +137,8 @@ class Sizes:
     n_ridge: int = 2000  # cpu_act rows of the ridge_dual section
     n_frequencies: int = 800  # s of the discrepancy section (QMC Table 2's largest on census_house)
     ridge_factor: float = 2.0  # its sigma over the rows' median L1 distance (2000 rows: 4,466 columns)
+    newton_k: int = 1024  # NRFF's k in the newton_step section (Fig. 7's)
+    n_newton: int | None = 5000  # its training (and test) rows (None: all of Li's 15,000 and 5,000)
 
 
 FULL = Sizes("ijcnn1", 50_000, 4096, 1000, 2**10, 2048, ("spambase", "ijcnn1"), ("letter", "ijcnn1"))
@@ -139,9 +146,9 @@ QUICK = Sizes("spambase", 500, 64, 60, 2, 16, ("spambase",), ("spambase",), n_cv
               run_overrides=("experiment.trials=3", "experiment.n_gram=60", "classifier.log2_C=[-1,0,1]"),
               sparse_runs=(("kernel=laplacian", "dataset=letter", "feature_map.n_components=4"),
                            ("kernel=gmm", "dataset=letter", "feature_map.n_components=64")), n_sparse=600,
-              n_libsvm=200, n_ridge=300, ridge_factor=8.0, n_frequencies=40)
+              n_libsvm=200, n_ridge=300, ridge_factor=8.0, n_frequencies=40, newton_k=64, n_newton=600)
 SECTIONS = ("transform", "gram", "cv", "model_selection", "trials", "sparse_path", "libsvm_grid", "ridge_dual",
-            "discrepancy")
+            "discrepancy", "newton_step")
 
 
 @dataclass
@@ -508,6 +515,24 @@ def bench_discrepancy(s: int, repeats: int) -> list[Row]:
     return rows
 
 
+def bench_newton_step(k: int, n_rows: int | None) -> list[Row]:
+    """Fig. 7's NRFF path on letter: Woodbury steps where cheaper against the p x p steps and LibLinear -s 2."""
+    Z, y, Z_test, _ = newton_step.nrff_problem(_composed, k, n_rows)
+    results = newton_step.measure(Z, y, Z_test)
+    size = (f"letter_li NRFF gamma = 1, k = {k}: {Z.shape[0]} x {Z.shape[1]}, {y.max() + 1} one-vs-rest columns, "
+            f"{len(newton_step.CS)} C, {len(Z_test)} test rows")
+    rows = [Row("newton_step", name, cpu, 1, note=f"{size}; objective within {gap:.1e} of the p x p path's, "
+                f"{moved} test predictions differ from its; CPU-s") for name, (cpu, gap, moved) in results.items()]
+    ours, gap, moved = results[newton_step.OURS]
+    for name, threshold in ((newton_step.PRIMAL, 1.5), (newton_step.PEER, 1.0)):
+        cpu = results[name][0]
+        rows.append(Row("newton_step", f"speed-up newton_step='auto' / {name}", float("nan"), 1, ratio=cpu / ours,
+                        reference=name, goal=f">= {threshold:g}, objective within 1e-9 of the p x p path's, "
+                        "the same test predictions", met=bool(cpu / ours >= threshold and gap <= 1e-9 and moved == 0),
+                        note=f"{cpu:.1f} vs {ours:.1f} CPU-s; objective within {gap:.1e}, {moved} predictions differ"))
+    return rows
+
+
 def bench_trials(overrides: Sequence[str]) -> list[Row]:
     """A run's trials in the runner's worker processes vs one after another, from empty results folders."""
     results = {}
@@ -619,6 +644,8 @@ def run(sizes: Sizes, repeats: int, sections: Sequence[str] = SECTIONS) -> pd.Da
         rows += bench_ridge_dual(sizes.n_ridge, sizes.ridge_factor)
     if "discrepancy" in sections:
         rows += bench_discrepancy(sizes.n_frequencies, repeats)
+    if "newton_step" in sections:
+        rows += bench_newton_step(sizes.newton_k, sizes.n_newton)
     return pd.DataFrame([asdict(row) for row in rows])
 
 
@@ -641,7 +668,8 @@ def markdown(table: pd.DataFrame, command: str) -> str:
 def _figure(row) -> str:
     if not pd.isna(row.ratio):
         return f"{row.ratio:.2f}x" + (f" ({row.note})" if row.section in ("cv", "model_selection", "trials",
-                                                                           "libsvm_grid", "discrepancy") else "")
+                                                                           "libsvm_grid", "discrepancy",
+                                                                           "newton_step") else "")
     if row.section == "sparse_path" and row.unit:
         return f"{row.value:.1e}"
     if row.unit == "features/s":

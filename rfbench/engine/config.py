@@ -54,6 +54,7 @@ IMPLIED_VALUES: dict[str, Any] = {
     "classifier.selection": "cv",
     "experiment.gram_norms": json.dumps(["fro"]),
     "job.trig": "direct",  # qmc_learnt's box discrepancy (rfbench.qmc.discrepancy.TRIG)
+    "classifier.newton_step": "primal",  # LibLinearClassifier's Newton systems (model.liblinear.NEWTON_STEPS)
 }
 
 

@@ -66,6 +66,9 @@ PRIMAL_SOLVERS: tuple[int, ...] = (0, 2)
 #: rfbench's exact solver of the L2-loss SVM problem of solvers 1 and 2 (dense features).
 NEWTON = "newton"
 
+#: How ``solver="newton"``'s dense path solves its Newton systems (``LibLinearClassifier.newton_step``).
+NEWTON_STEPS: tuple[str, ...] = ("primal", "auto")
+
 #: Widest design matrix (features + bias) for ``solver="newton"``: its Hessian is p x p float64.
 MAX_NEWTON_FEATURES = 8192
 
@@ -141,6 +144,12 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         rand(), whose shared state would make threaded results depend on timing.
         ``"newton"`` runs with one BLAS thread per worker (and the refit's
         classes in the workers), so its result does not depend on ``n_jobs``.
+    newton_step : {"primal", "auto"}, default="primal"
+        How ``"newton"``'s dense path solves each Newton system: "primal", the p x p Cholesky of
+        I + 2C Z_I^T Z_I; "auto", at each step the cheaper in flops of that and Woodbury's
+        |I| x |I| system (the same step to round-off; about twice as fast on Li's Fig. 7 NRFF paths,
+        whose active sets at the large C are small beside p: ``make bench``, section ``newton_step``).
+        ``"newton"`` only.
     progress : callable or None, default=None
         Called as ``progress(done, total)`` in the calling thread as model
         selection proceeds, counting fits of one C on one fold (the refit is the
@@ -187,6 +196,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         cv_warm_start: bool = False,
         selection: str = "cv",
         n_jobs: int = 1,
+        newton_step: str = "primal",
         progress: Callable[[int, int], None] | None = None,
     ):
         self.solver = solver
@@ -198,6 +208,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         self.cv_warm_start = cv_warm_start
         self.selection = selection
         self.n_jobs = n_jobs
+        self.newton_step = newton_step
         self.progress = progress
 
     def fit(self, X: np.ndarray | sp.spmatrix, y: np.ndarray, X_test: np.ndarray | sp.spmatrix | None = None,
@@ -234,6 +245,8 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             path = self._path(n_rows, n_features, len(np.unique(np.asarray(y))), sparse, X.nnz if sparse else None)
             log_once(path, self._newton_tol())
             self._dense_newton, self.model_path_ = path.kind == DENSE, path.describe(self._newton_tol())
+            if self._dense_newton and self.newton_step == "auto":
+                self.model_path_ += ", each step by the cheaper of the p x p and the |I| x |I| (Woodbury) system"
             self._own_newton = self._dense_newton or path.newton_cg  # else LibLinear -s 2 (_liblinear_options)
         else:
             log.info("model: LibLinear -s %s on %s features (%d x %d)", self.solver, "sparse" if sparse else "dense",
@@ -318,6 +331,10 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         n_C = len(self.C_grid)
         return n_C if self.selection == "test_grid" else (self.cv * n_C + 1 if self.cv > 1 and n_C > 1 else 1)
 
+    @property
+    def _woodbury(self) -> bool:
+        return self.newton_step == "auto"
+
     def _newton_tol(self) -> float:
         return DEFAULT_TOL if self.tol is None else float(self.tol)
 
@@ -354,7 +371,7 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             signs = _one_vs_rest_signs(y_idx, len(self.classes_))
             Z_test = _in_basis(_design_matrix(X_test, self.bias), Q)
             with threadpool_limits(limits=1), worker_pool(self.n_jobs) as pool:
-                W = _newton_paths(pool, Z, signs, grid[order], tol).result()
+                W = _newton_paths(pool, Z, signs, grid[order], tol, woodbury=self._woodbury).result()
             scores[order] = _newton_accuracy(W, Z_test, y_test)
             W = _from_basis(W, Q)
             for rank, j in enumerate(order):
@@ -406,7 +423,8 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
             if cross_validate:
                 folds = list(StratifiedKFold(n_splits=self.cv, shuffle=True, random_state=self.random_state)
                              .split(X, y_idx))
-                paths = [_newton_paths(pool, Z[train], signs[train], grid[order], tol) for train, _ in folds]
+                paths = [_newton_paths(pool, Z[train], signs[train], grid[order], tol, woodbury=self._woodbury)
+                         for train, _ in folds]
                 scores, weights = np.empty((self.cv, len(grid))), []
                 for f, ((_, test), path) in enumerate(zip(folds, paths)):
                     weights.append(path.result())
@@ -416,7 +434,8 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
                 start = np.mean(weights, axis=0)[np.flatnonzero(grid[order] == self.C_)[0]]
             else:
                 self._select_C(grid, None)
-            W = _from_basis(_newton_paths(pool, Z, signs, np.array([self.C_]), tol, start).result()[0], Q)
+            refit = _newton_paths(pool, Z, signs, np.array([self.C_]), tol, start, self._woodbury)
+            W = _from_basis(refit.result()[0], Q)
         self._fitted(1)
         self.coef_, self.intercept_ = self._split_bias(W)
         self._labels = self._newton_labels()
@@ -495,6 +514,11 @@ class LibLinearClassifier(GridSearchResults, ClassifierMixin, BaseEstimator):
         if self.cv_warm_start and self.solver not in PRIMAL_SOLVERS:
             raise ValueError(f"cv_warm_start=True needs solver in {PRIMAL_SOLVERS} (LibLinear's init_sol), "
                              f"got solver={self.solver}")
+        if self.newton_step not in NEWTON_STEPS:
+            raise ValueError(f"newton_step={self.newton_step!r} is not valid; choose one of {NEWTON_STEPS}")
+        if self.newton_step != "primal" and self.solver != NEWTON:
+            raise ValueError(f"newton_step={self.newton_step!r} needs solver={NEWTON!r} (it is how that solver's "
+                             f"dense path takes its steps), got solver={self.solver}")
         if not is_int(self.n_jobs) or self.n_jobs < 1:
             raise ValueError(f"n_jobs must be an int >= 1, got {self.n_jobs!r}")
         if self.selection not in SELECTIONS:
@@ -568,7 +592,7 @@ class _NewtonPaths:
 
 def _newton_paths(
     pool: ThreadPoolExecutor, Z: np.ndarray, signs: np.ndarray, Cs: np.ndarray, tol: float,
-    start: np.ndarray | None = None,
+    start: np.ndarray | None = None, woodbury: bool = False,
 ) -> _NewtonPaths:
     """The path of each one-vs-rest column of ``signs`` along the increasing ``Cs``: one job per class block.
 
@@ -580,16 +604,18 @@ def _newton_paths(
     if sp.issparse(Z):
         solve = _sparse_newton_path
     else:
-        solve = functools.partial(_newton_path, gram=newton_gram(Z) if len(blocks) > 1 else None)  # shared
+        solve = functools.partial(_newton_path, gram=newton_gram(Z) if len(blocks) > 1 else None,  # shared
+                                  woodbury=woodbury)
     return _NewtonPaths([pool.submit(solve, Z, signs[:, block], Cs, tol, None if start is None else start[:, block])
                          for block in blocks])
 
 
 def _newton_path(
-    Z: np.ndarray, Y: np.ndarray, Cs: np.ndarray, tol: float, start: np.ndarray | None, gram: np.ndarray | None
+    Z: np.ndarray, Y: np.ndarray, Cs: np.ndarray, tol: float, start: np.ndarray | None, gram: np.ndarray | None,
+    woodbury: bool,
 ) -> np.ndarray:
     """Weights (n_C, p, n_columns) of the columns of Y along ``Cs``."""
-    return np.array(list(squared_hinge_paths(Z, Y, Cs, start, tol, gram=gram)))
+    return np.array(list(squared_hinge_paths(Z, Y, Cs, start, tol, gram=gram, woodbury=woodbury)))
 
 
 def _sparse_newton_path(Z: sp.csr_matrix, Y: np.ndarray, Cs: np.ndarray, tol: float, start: np.ndarray | None

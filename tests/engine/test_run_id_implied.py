@@ -17,6 +17,7 @@ OTHER_VALUES = {
     "classifier.selection": "test_grid",
     "experiment.gram_norms": ["fro", "spectral"],
     "job.trig": "tables",
+    "classifier.newton_step": "auto",
 }
 
 
@@ -46,6 +47,7 @@ BEFORE_THE_KEY = {
     "classifier.selection": "cv",
     "experiment.gram_norms": ["fro"],
     "job.trig": "direct",
+    "classifier.newton_step": "primal",
 }
 
 

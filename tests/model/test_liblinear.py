@@ -206,6 +206,9 @@ def test_is_a_cloneable_sklearn_estimator():
         ({"bias": np.nan}, r"bias must be a finite float"),
         ({"cv_warm_start": True, "solver": 1}, r"cv_warm_start=True needs solver in \(0, 2\).*got solver=1"),
         ({"n_jobs": 0}, r"n_jobs must be an int >= 1, got 0"),
+        ({"solver": "newton", "newton_step": "dual"},
+         r"newton_step='dual' is not valid; choose one of \('primal', 'auto'\)"),
+        ({"newton_step": "auto", "solver": 1}, r"newton_step='auto' needs solver='newton'.*got solver=1$"),
     ],
 )
 def test_bad_parameters_are_rejected(params, match):
@@ -252,6 +255,28 @@ def test_newton_cv_and_model_equal_tightly_converged_liblinear(n_classes, bias, 
     expected = ll_values[:, np.argsort(model.get_labels())] if n_classes > 2 else ll_values[:, 0] * (
         1 if model.get_labels()[0] == 1 else -1)
     np.testing.assert_allclose(clf.decision_function(X), expected, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("selection", ["cv", "test_grid"])
+def test_newton_steps_by_woodbury_give_the_primal_steps_model(monkeypatch, selection):
+    """newton_step="auto" on wide features (small one-vs-rest active sets at large C): Woodbury steps
+    taken, the same scores, C and weights as the p x p steps to the solver's tolerance."""
+    import rfbench.model.newton_svc as newton_svc
+
+    X, y = noisy_problem(n=400, d=250, n_classes=3, seed=9, dtype=np.float64)
+    y = np.argmax(X[:, :3], axis=1)  # separable: the active sets shrink as C grows
+    X_test, y_test = X[300:], y[300:]
+    X, y = X[:300], y[:300]
+    fit = {"cv": (X, y), "test_grid": (X, y, X_test, y_test)}[selection]
+    params = dict(solver="newton", C_grid=(2.0**-2, 1.0, 4.0, 16.0, 64.0), cv=3, random_state=0, selection=selection)
+    primal = LibLinearClassifier(**params).fit(*fit)
+    calls, woodbury_step = [], newton_svc._woodbury_step
+    monkeypatch.setattr(newton_svc, "_woodbury_step", lambda *a: calls.append(len(a[0])) or woodbury_step(*a))
+    auto = LibLinearClassifier(newton_step="auto", **params).fit(*fit)
+    assert calls
+    np.testing.assert_array_equal(auto.grid_scores_, primal.grid_scores_)
+    assert auto.C_ == primal.C_ and auto.model_path_.startswith(primal.model_path_ + ", each step by the cheaper")
+    np.testing.assert_allclose(auto.coef_, primal.coef_, rtol=1e-7, atol=1e-9 * np.abs(primal.coef_).max())
 
 
 def test_newton_result_does_not_depend_on_threads():

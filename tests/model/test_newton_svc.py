@@ -104,6 +104,41 @@ def test_the_two_newton_systems_give_the_same_step():
     np.testing.assert_allclose(woodbury, expected, rtol=1e-9, atol=1e-12)
 
 
+def test_woodbury_step_of_the_primal_system_equals_the_dense_solve_and_is_taken_only_where_cheaper():
+    """p <= n: ``woodbury=True`` takes a small active set's step through its |I| x |I| system (the same
+    step as the p x p solve), and a large one's through the p x p system (Z_I^T Z_I then kept)."""
+    Z, y = binary_problem(n=600, p=120, seed=7)
+    g, C = np.random.default_rng(1).standard_normal(120), 5.0
+    for n_active, expect_woodbury in [(30, True), (500, False)]:
+        mask = np.zeros(600, bool)
+        mask[np.random.default_rng(n_active).choice(600, n_active, replace=False)] = True
+        active = np.flatnonzero(mask)
+        expected = -np.linalg.solve(np.eye(120) + 2.0 * C * Z[active].T @ Z[active], g)
+        system = _ActiveGram(Z, _SharedGram(Z, None), woodbury=True)
+        step = system.newton_step(mask, g, C)
+        np.testing.assert_allclose(step, expected, rtol=1e-9, atol=1e-12 * np.abs(expected).max())
+        assert (system.mask is None) == expect_woodbury  # the p x p path keeps its Z_I^T Z_I for mask
+
+
+def test_woodbury_steps_reach_the_same_path_as_the_primal_ones(monkeypatch):
+    """Along a C grid on wide dense features whose active sets shrink as C grows, the path with Woodbury
+    steps (counted: some taken, not all) equals the p x p one to the solver's tolerance, and LibLinear's."""
+    import rfbench.model.newton_svc as newton_svc
+
+    Z, _ = binary_problem(n=500, p=300, seed=8)
+    y = np.sign(Z[:, 0])  # separable: at large C the active set is the rows near the boundary
+    Cs = 2.0 ** np.arange(-4, 9, 2)
+    primal = list(squared_hinge_path(Z, y, Cs))
+    calls, woodbury_step = [], newton_svc._woodbury_step
+    monkeypatch.setattr(newton_svc, "_woodbury_step", lambda *a: calls.append(len(a[0])) or woodbury_step(*a))
+    woodbury = list(squared_hinge_path(Z, y, Cs, woodbury=True))
+    assert calls and max(calls) < Z.shape[1]  # taken, on active sets smaller than p
+    for w_p, w_w in zip(primal, woodbury):
+        np.testing.assert_allclose(w_w, w_p, rtol=1e-7, atol=1e-9 * np.abs(w_p).max())
+    C = float(Cs[-1])
+    assert primal_objective(Z, y, C, woodbury[-1]) <= primal_objective(Z, y, C, liblinear_w(Z, y, C, 2)) * (1 + 1e-10)
+
+
 def test_newton_gram_is_the_smaller_one():
     Z, _ = binary_problem(n=30, p=12)
     assert newton_gram(Z).shape == (12, 12) and newton_gram(Z.T.copy()).shape == (12, 12)
