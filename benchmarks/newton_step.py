@@ -28,7 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from benchmarks.sparse_path import liblinear_path
+from benchmarks.sparse_path import liblinear_path, objective
 from rfbench.dataset import load_dataset
 from rfbench.engine import components
 from rfbench.model.newton_svc import squared_hinge_paths
@@ -63,11 +63,6 @@ def contenders(Z: np.ndarray, y: np.ndarray, Y: np.ndarray) -> dict[str, Callabl
             PEER: lambda: list(liblinear_path(sp.csr_matrix(Z), y, CS, "-s 2", warm=True))}
 
 
-def objective(Z: np.ndarray, Y: np.ndarray, C: float, W: np.ndarray) -> float:
-    """sum_k ||w_k||^2 / 2 + C sum_i max(0, 1 - y_ik z_i^T w_k)^2."""
-    return float(0.5 * np.sum(W * W) + C * np.sum(np.maximum(0.0, 1.0 - Y * (Z @ W)) ** 2))
-
-
 def measure(Z: np.ndarray, y: np.ndarray, Z_test: np.ndarray) -> dict[str, tuple[float, float, int]]:
     """Per contender: (CPU-seconds, largest relative objective difference from the p x p path's over the
     grid, test predictions that differ from its)."""
@@ -78,12 +73,9 @@ def measure(Z: np.ndarray, y: np.ndarray, Z_test: np.ndarray) -> dict[str, tuple
             start = time.process_time()
             paths[name] = path()
             seconds[name] = time.process_time() - start
-    reference = paths[PRIMAL]
-    f_ref = [objective(Z, Y, C, W) for C, W in zip(CS, reference)]
-    predicted_ref = [np.argmax(Z_test @ W, axis=1) for W in reference]
-    results = {}
-    for name, path in paths.items():
-        gap = max(abs(objective(Z, Y, C, W) - f) / f for C, W, f in zip(CS, path, f_ref))
-        moved = sum(int(np.count_nonzero(np.argmax(Z_test @ W, axis=1) != p)) for W, p in zip(path, predicted_ref))
-        results[name] = (seconds[name], gap, moved)
-    return results
+    objectives = {name: [objective(Z, Y, C, W) for C, W in zip(CS, path)] for name, path in paths.items()}
+    predicted = {name: [np.argmax(Z_test @ W, axis=1) for W in path] for name, path in paths.items()}
+    f_ref, predicted_ref = objectives[PRIMAL], predicted[PRIMAL]
+    return {name: (seconds[name], max(abs(f - r) / r for f, r in zip(objectives[name], f_ref)),
+                   sum(int(np.count_nonzero(p != q)) for p, q in zip(predicted[name], predicted_ref)))
+            for name in paths}
